@@ -1,0 +1,133 @@
+/**
+ * The deployment configuration (§9 flags and constants). One JSON document with
+ * these defaults, overridable by a file (PROVENA_CONFIG), served to the browser at
+ * /config.json so that a deployment switches features without a rebuild.
+ */
+export type MenuVisibility = {
+  disclosure: boolean;
+  application: boolean;
+  copyright: boolean;
+  credit: boolean;
+  gpt: boolean;
+  chart: boolean;
+};
+
+export type DeploymentConfig = {
+  webTitle: string;
+  defaultPage: string;
+  frontPageAvailable: boolean;
+  frontPageVersion: 'default' | 'xian';
+  allowPhoneLogin: boolean;
+  allowUserNameLogin: boolean;
+  allowRegister: boolean;
+  allowRegisterName: boolean;
+  allowResetPassword: boolean;
+  requirePhoneValidation: boolean;
+  skipPhoneValidation: boolean;
+  integralRequired: boolean;
+  multiCompany: boolean;
+  allowAddMember: boolean;
+  asyncProof: boolean;
+  needEnterpriseAuth: boolean;
+  needRealPersonAndCompanyAuth: boolean;
+  realAuthNeedOCR: boolean;
+  allowUploadFileDescription: boolean;
+  strongPassword: boolean;
+  apiContainBigint: boolean;
+  navbarLogoImageName: string;
+  serviceSystem: string;
+  corporationCompany: string | null;
+  fileVerifyCenterText: string;
+  chainBrowserUrl: string;
+  chainBrowserHome: string;
+  contactEmail: string;
+  filingNumber: { default: string; xian: string };
+  credits: { assetRegistration: number; vaultFile: number };
+  tablePageSize: number;
+  menu: MenuVisibility;
+  api: { base: string; verifyBase: string; scoreBase: string };
+};
+
+export const DEFAULT_CONFIG: DeploymentConfig = {
+  webTitle: 'Provena',
+  defaultPage: 'home',
+  frontPageAvailable: false,
+  frontPageVersion: 'default',
+  allowPhoneLogin: true,
+  allowUserNameLogin: false,
+  allowRegister: true,
+  allowRegisterName: true,
+  allowResetPassword: true,
+  requirePhoneValidation: true,
+  skipPhoneValidation: true,
+  integralRequired: true,
+  multiCompany: true,
+  allowAddMember: true,
+  asyncProof: true,
+  needEnterpriseAuth: true,
+  needRealPersonAndCompanyAuth: true,
+  realAuthNeedOCR: false,
+  allowUploadFileDescription: false,
+  strongPassword: false,
+  apiContainBigint: false,
+  navbarLogoImageName: 'logo.svg',
+  serviceSystem: '/',
+  corporationCompany: null,
+  fileVerifyCenterText: '',
+  chainBrowserUrl: '/explorer',
+  chainBrowserHome: '/explorer',
+  contactEmail: 'contact@provena.example',
+  filingNumber: { default: '陕ICP备00000000号', xian: '陕ICP备00000001号' },
+  credits: { assetRegistration: 200, vaultFile: 1000 },
+  tablePageSize: 10,
+  menu: { disclosure: true, application: true, copyright: true, credit: true, gpt: true, chart: false },
+  api: { base: '/api', verifyBase: '/verify-api', scoreBase: '/score-api' },
+};
+
+type Issue = { path: string; problem: string };
+
+function isPlainObject(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
+/**
+ * Deep-merges an override onto the defaults, rejecting unknown keys and values of
+ * the wrong type so that a typo in a deployment file fails at boot, not at runtime.
+ */
+export function mergeConfig(base: DeploymentConfig, override: unknown): { config: DeploymentConfig; issues: Issue[] } {
+  const issues: Issue[] = [];
+  function merge(target: Record<string, unknown>, patch: unknown, path: string): Record<string, unknown> {
+    if (!isPlainObject(patch)) {
+      issues.push({ path: path || '(root)', problem: 'must be an object' });
+      return target;
+    }
+    const out: Record<string, unknown> = { ...target };
+    for (const [key, value] of Object.entries(patch)) {
+      const here = path ? `${path}.${key}` : key;
+      if (!(key in target)) {
+        issues.push({ path: here, problem: 'unknown setting' });
+        continue;
+      }
+      const current = target[key];
+      if (isPlainObject(current)) {
+        out[key] = merge(current, value, here);
+      } else if (current === null) {
+        if (value !== null && typeof value !== 'string') issues.push({ path: here, problem: 'must be a string or null' });
+        else out[key] = value;
+      } else if (typeof value !== typeof current) {
+        issues.push({ path: here, problem: `must be a ${typeof current}` });
+      } else {
+        out[key] = value;
+      }
+    }
+    return out;
+  }
+  const config = merge(base as unknown as Record<string, unknown>, override, '') as unknown as DeploymentConfig;
+  if (config.frontPageVersion !== 'default' && config.frontPageVersion !== 'xian') {
+    issues.push({ path: 'frontPageVersion', problem: "must be 'default' or 'xian'" });
+  }
+  if (!config.allowPhoneLogin && !config.allowUserNameLogin) {
+    issues.push({ path: 'allowPhoneLogin', problem: 'at least one of allowPhoneLogin and allowUserNameLogin must be on' });
+  }
+  return { config, issues };
+}

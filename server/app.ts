@@ -1,0 +1,26 @@
+import type { FastifyInstance } from 'fastify';
+import type { Db } from './db/database.ts';
+import type { DeploymentConfig } from '../core/config.ts';
+import type { Env } from './env.ts';
+import errorsPlugin from './plugins/errors.ts';
+import securityPlugin from './plugins/security.ts';
+import servicesPlugin from './plugins/services.ts';
+import staticPlugin from './plugins/static.ts';
+import configRoutes from './routes/config/index.ts';
+import devRoutes from './routes/dev/index.ts';
+import userRoutes from './routes/users/index.ts';
+import validationRoutes from './routes/validation/index.ts';
+
+export type AppOptions = { db: Db; config: DeploymentConfig; env: Env };
+
+/** The whole application as one plugin: plugins first, then routes. server.ts only boots it. */
+export default async function app(fastify: FastifyInstance, opts: AppOptions) {
+  await fastify.register(errorsPlugin);
+  await fastify.register(securityPlugin);
+  await fastify.register(servicesPlugin, opts);
+  await fastify.register(configRoutes);
+  await fastify.register(userRoutes);
+  await fastify.register(validationRoutes);
+  await fastify.register(devRoutes);
+  await fastify.register(staticPlugin, { appDir: opts.env.appDir });
+}

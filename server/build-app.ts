@@ -1,0 +1,23 @@
+import Fastify, { type FastifyInstance } from 'fastify';
+import app from './app.ts';
+import { openDatabase } from './db/database.ts';
+import { loadDeploymentConfig } from './deployment-config.ts';
+import type { DeploymentConfig } from '../core/config.ts';
+import type { Env } from './env.ts';
+
+/** Opens the database, loads configuration and returns a ready Fastify instance (used by server.ts and tests). */
+export async function buildServer(env: Env, overrides: { config?: DeploymentConfig; logger?: boolean } = {}): Promise<FastifyInstance> {
+  const config = overrides.config ?? loadDeploymentConfig(env.configFile);
+  const { db } = await openDatabase({ databaseUrl: env.databaseUrl, dataDir: env.dataDir });
+  const fastify = Fastify({
+    logger: overrides.logger === false ? false : { level: env.logLevel },
+    trustProxy: env.trustProxy,
+    bodyLimit: 1024 * 1024,
+    ajv: { customOptions: { removeAdditional: false, coerceTypes: 'array', allErrors: false } },
+  });
+  fastify.addHook('onClose', async () => {
+    await db.destroy();
+  });
+  await fastify.register(app, { db, config, env });
+  return fastify;
+}

@@ -1,0 +1,63 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import SQLite from 'better-sqlite3';
+import pg from 'pg';
+import { Kysely, PostgresDialect, SqliteDialect } from 'kysely';
+import { Migrator, type Migration } from 'kysely/migration';
+import type { Database } from './schema.ts';
+import type { Dialect } from './dialect.ts';
+import { accounts } from './migrations/0001-accounts.ts';
+
+export type Db = Kysely<Database>;
+
+function migrations(dialect: Dialect): Record<string, Migration> {
+  return {
+    '0001-accounts': accounts(dialect),
+  };
+}
+
+/**
+ * Opens the database named by DATABASE_URL (postgres://…) or, when unset, the
+ * embedded SQLite file in DATA_DIR (WAL, foreign keys on), and brings its schema
+ * up to date before anything else touches it.
+ */
+export async function openDatabase(opts: { databaseUrl?: string; dataDir: string }): Promise<{ db: Db; dialect: Dialect }> {
+  let db: Db;
+  let dialect: Dialect;
+  if (opts.databaseUrl) {
+    // int8 (bigint) comes back as a string by default; our times fit in a double.
+    pg.types.setTypeParser(pg.types.builtins.INT8, (v) => Number(v));
+    dialect = 'postgres';
+    db = new Kysely<Database>({
+      dialect: new PostgresDialect({ pool: new pg.Pool({ connectionString: opts.databaseUrl, max: 10 }) }),
+    });
+  } else {
+    dialect = 'sqlite';
+    fs.mkdirSync(opts.dataDir, { recursive: true });
+    const file = path.join(opts.dataDir, 'provena.sqlite');
+    const sqlite = new SQLite(file);
+    sqlite.pragma('journal_mode = WAL');
+    sqlite.pragma('foreign_keys = ON');
+    sqlite.pragma('synchronous = NORMAL');
+    sqlite.pragma('busy_timeout = 5000');
+    db = new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }) });
+  }
+  const migrator = new Migrator({
+    db,
+    provider: { getMigrations: async () => migrations(dialect) },
+  });
+  const { error, results } = await migrator.migrateToLatest();
+  if (error) {
+    await db.destroy();
+    const failed = results?.find((r) => r.status === 'Error')?.migrationName ?? 'unknown';
+    throw new Error(`database migration ${failed} failed: ${error instanceof Error ? error.message : String(error)}`);
+  }
+  return { db, dialect };
+}
+
+/** True when an error is a unique-constraint violation in either database. */
+export function isUniqueViolation(error: unknown): boolean {
+  if (typeof error !== 'object' || error === null) return false;
+  const e = error as { code?: string };
+  return e.code === 'SQLITE_CONSTRAINT_UNIQUE' || e.code === 'SQLITE_CONSTRAINT_PRIMARYKEY' || e.code === '23505';
+}

@@ -1,0 +1,66 @@
+import type { FastifyRequest } from 'fastify';
+import fp from 'fastify-plugin';
+import cookie from '@fastify/cookie';
+import type { Db } from '../db/database.ts';
+import type { DeploymentConfig } from '../../core/config.ts';
+import type { Env } from '../env.ts';
+import { codeService, outboxProvider, type CodeService, type SmsProvider } from '../services/sms.ts';
+import { SESSION_COOKIE, SESSION_TTL_MS, sessionService, type SessionRow, type SessionService } from '../services/sessions.ts';
+import { ApiError } from '../errors.ts';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    db: Db;
+    config: DeploymentConfig;
+    env: Env;
+    sms: SmsProvider;
+    codes: CodeService;
+    sessions: SessionService;
+    /** Resolves the caller's session, or fails with token_invalid. */
+    requireSession(request: FastifyRequest): Promise<SessionRow>;
+    setSessionCookie(reply: import('fastify').FastifyReply, token: string): void;
+    clearSessionCookie(reply: import('fastify').FastifyReply): void;
+  }
+  interface FastifyRequest {
+    session: SessionRow | null;
+  }
+}
+
+export type ServicesOptions = { db: Db; config: DeploymentConfig; env: Env };
+
+/** Decorates the app once with its services; routes reach them through `app`. */
+export default fp<ServicesOptions>(async function servicesPlugin(app, opts) {
+  await app.register(cookie);
+  app.decorate('db', opts.db);
+  app.decorate('config', opts.config);
+  app.decorate('env', opts.env);
+  const sms = outboxProvider(opts.db, app.log);
+  app.decorate('sms', sms);
+  app.decorate('codes', codeService(opts.db, sms));
+  const sessions = sessionService(opts.db);
+  app.decorate('sessions', sessions);
+  app.decorateRequest('session', null);
+
+  app.addHook('onRequest', async (request) => {
+    const token = request.cookies[SESSION_COOKIE];
+    if (token) request.session = await sessions.find(token);
+  });
+
+  app.decorate('requireSession', async (request: FastifyRequest) => {
+    if (!request.session) throw new ApiError('token_invalid');
+    return request.session;
+  });
+
+  app.decorate('setSessionCookie', (reply, token: string) => {
+    reply.setCookie(SESSION_COOKIE, token, {
+      path: '/',
+      httpOnly: true,
+      sameSite: 'lax',
+      secure: opts.env.cookieSecure,
+      maxAge: Math.floor(SESSION_TTL_MS / 1000),
+    });
+  });
+  app.decorate('clearSessionCookie', (reply) => {
+    reply.clearCookie(SESSION_COOKIE, { path: '/', httpOnly: true, sameSite: 'lax', secure: opts.env.cookieSecure });
+  });
+});

@@ -1,0 +1,35 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import fp from 'fastify-plugin';
+import fastifyStatic from '@fastify/static';
+
+const API_PREFIXES = ['/api/', '/verify-api/', '/score-api/'];
+
+/**
+ * Serves the built app from APP_DIR with history fallback: any GET that is not an
+ * API path and not a file answers index.html, so deep links like /dashboard/setting work.
+ * Unknown API paths answer 404 in the envelope.
+ */
+export default fp<{ appDir: string }>(async function staticPlugin(app, opts) {
+  const index = path.join(opts.appDir, 'index.html');
+  const hasApp = fs.existsSync(index);
+  if (hasApp) {
+    await app.register(fastifyStatic, {
+      root: opts.appDir,
+      wildcard: false,
+      index: false,
+      setHeaders(res, filePath) {
+        if (filePath.includes(`${path.sep}assets${path.sep}`)) res.raw.setHeader('cache-control', 'public, max-age=31536000, immutable');
+      },
+    });
+  } else {
+    app.log.warn(`no built app in ${opts.appDir}: run "npm run build" (API only)`);
+  }
+  app.setNotFoundHandler((request, reply) => {
+    const url = request.url.split('?')[0] ?? '/';
+    const isApi = API_PREFIXES.some((p) => url.startsWith(p));
+    if (isApi || request.method !== 'GET' || !hasApp) return reply.status(404).send({ message: 'not_found' });
+    reply.header('cache-control', 'no-cache');
+    return reply.type('text/html').send(fs.createReadStream(index));
+  });
+});

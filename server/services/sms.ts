@@ -1,0 +1,113 @@
+import { createHash, randomInt, timingSafeEqual } from 'node:crypto';
+import type { FastifyBaseLogger } from 'fastify';
+import type { Db } from '../db/database.ts';
+import type { Kysely } from 'kysely';
+import type { Database } from '../db/schema.ts';
+import {
+  SMS_CODE_LENGTH,
+  SMS_CODE_MAX_ATTEMPTS,
+  SMS_CODE_TTL_MS,
+  SMS_RESEND_INTERVAL_MS,
+} from '../../core/constants.ts';
+import { ApiError } from '../errors.ts';
+import { hit } from './rate-limit.ts';
+
+export type SmsMessage = { phone: string; code: string; type: number; body: string };
+
+/** Where text messages go: a carrier gateway in production, the outbox locally. */
+export type SmsProvider = {
+  readonly name: string;
+  send(message: SmsMessage): Promise<void>;
+};
+
+/** Stores each message and prints it to the log: what a local run and the tests read codes from. */
+export function outboxProvider(db: Db, log: FastifyBaseLogger): SmsProvider {
+  return {
+    name: 'outbox',
+    async send(message) {
+      await db.insertInto('sms_outbox').values({ ...message, sent_at: Date.now() }).execute();
+      log.info({ sms: { phone: message.phone, type: message.type, code: message.code } }, `SMS to ${message.phone}: ${message.body}`);
+    },
+  };
+}
+
+function hashCode(phone: string, type: number, code: string): string {
+  return createHash('sha256').update(`${phone}:${type}:${code}`).digest('hex');
+}
+
+const SMS_TEXT: Record<number, string> = {
+  1: '注册验证码',
+  8: '文件接收验证码',
+  11: '重置密码验证码',
+  14: '登录验证码',
+  15: '更换手机号验证码（原手机）',
+  16: '更换手机号验证码（新手机）',
+};
+
+/** Per-address ceiling on codes sent, on top of the one-a-minute rule per phone and type. */
+const CODES_PER_ADDRESS = { limit: 20, windowMs: 60 * 60 * 1000 };
+
+export type CodeService = ReturnType<typeof codeService>;
+
+export function codeService(db: Db, provider: SmsProvider) {
+  return {
+    /**
+     * Issues a 6-digit code valid 10 minutes. One per minute per phone and type
+     * ("validation code filled"), and a ceiling per client address.
+     */
+    async send(phone: string, type: number, ip: string): Promise<void> {
+      const now = Date.now();
+      if (!(await hit(db, `sms:${phone}:${type}`, 1, SMS_RESEND_INTERVAL_MS, now))) {
+        throw new ApiError('validation_code_filled', 'validation_code');
+      }
+      if (!(await hit(db, `sms-ip:${ip}`, CODES_PER_ADDRESS.limit, CODES_PER_ADDRESS.windowMs, now))) {
+        throw new ApiError('too_frequent_operation', 'validation_code');
+      }
+      const code = String(randomInt(0, 10 ** SMS_CODE_LENGTH)).padStart(SMS_CODE_LENGTH, '0');
+      await db
+        .insertInto('sms_codes')
+        .values({ phone, type, code_hash: hashCode(phone, type, code), created_at: now, expires_at: now + SMS_CODE_TTL_MS, used_at: null })
+        .execute();
+      const text = SMS_TEXT[type] ?? '验证码';
+      await provider.send({ phone, code, type, body: `【Provena】${text}：${code}，10分钟内有效。如非本人操作，请忽略。` });
+    },
+
+    /**
+     * Checks and uses up the newest code for a phone and type, inside the caller's
+     * transaction so that the code is spent only if the whole action commits.
+     * Returns a §8 key on failure instead of throwing, so that the attempt counter
+     * it raises is committed with the caller's transaction rather than rolled back.
+     */
+    async consume(trx: Kysely<Database>, phone: string, type: number, code: string): Promise<ApiError | null> {
+      const now = Date.now();
+      const row = await trx
+        .selectFrom('sms_codes')
+        .selectAll()
+        .where('phone', '=', phone)
+        .where('type', '=', type)
+        .where('used_at', 'is', null)
+        .orderBy('id', 'desc')
+        .limit(1)
+        .executeTakeFirst();
+      if (!row) return new ApiError('validation_code_not_generated', 'validation_code');
+      if (row.expires_at <= now || row.attempts >= SMS_CODE_MAX_ATTEMPTS) {
+        return new ApiError('validation_code_expired', 'validation_code');
+      }
+      const given = Buffer.from(hashCode(phone, type, code));
+      const expected = Buffer.from(row.code_hash);
+      if (!timingSafeEqual(given, expected)) {
+        await trx.updateTable('sms_codes').set({ attempts: row.attempts + 1 }).where('id', '=', row.id).execute();
+        return new ApiError('validation_code_mismatch', 'validation_code');
+      }
+      const used = await trx
+        .updateTable('sms_codes')
+        .set({ used_at: now })
+        .where('id', '=', row.id)
+        .where('used_at', 'is', null)
+        .executeTakeFirst();
+      // Two requests racing with the same code: only one may spend it.
+      if (Number(used.numUpdatedRows) !== 1) return new ApiError('validation_code_expired', 'validation_code');
+      return null;
+    },
+  };
+}
