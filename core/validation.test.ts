@@ -9,6 +9,7 @@ import {
   checkRepeatPassword,
   checkSmsCode,
   checkUserName,
+  isWeakPassword,
 } from './validation.ts';
 
 describe('§5 phone', () => {
@@ -93,5 +94,15 @@ describe('names', () => {
     expect(checkUserName('abc')).toBe('gt');
     expect(checkUserName('12345678')).toBe('invalid_param');
     expect(checkUserName('a b c d')).toBe('invalid_param');
+  });
+});
+
+describe('weak stored passwords (§8 invalid_password_format)', () => {
+  it('are those below the login rule, or without a special character under strongPassword', () => {
+    expect(isWeakPassword('abcdef1', { strongPassword: false })).toBe(true);
+    expect(isWeakPassword('abcdefgh', { strongPassword: false })).toBe(true);
+    expect(isWeakPassword('abcdefg1', { strongPassword: false })).toBe(false);
+    expect(isWeakPassword('abcdefg1', { strongPassword: true })).toBe(true);
+    expect(isWeakPassword('abcdef1!', { strongPassword: true })).toBe(false);
   });
 });

@@ -48,6 +48,16 @@ export function checkPasswordLogin(
 }
 
 /**
+ * A stored password that no longer meets the login rule (§5: ≥ 8 with a letter and
+ * a digit; with strongPassword also a special character) must be upgraded before it
+ * is used: the §8 weak-password dialog (invalid_password_format).
+ */
+export function isWeakPassword(value: string, opts: { strongPassword: boolean }): boolean {
+  if (!isLoginPasswordShape(value)) return true;
+  return opts.strongPassword && !/[^A-Za-z0-9]/.test(value);
+}
+
+/**
  * §5 password for register and reset: at least 8 characters with upper case, lower
  * case and a digit; with strongPassword also a special character.
  */

@@ -1,4 +1,5 @@
 import Fastify, { type FastifyInstance } from 'fastify';
+import fp from 'fastify-plugin';
 import app from './app.ts';
 import { openDatabase } from './db/database.ts';
 import { loadDeploymentConfig } from './deployment-config.ts';
@@ -18,6 +19,7 @@ export async function buildServer(env: Env, overrides: { config?: DeploymentConf
   fastify.addHook('onClose', async () => {
     await db.destroy();
   });
-  await fastify.register(app, { db, config, env });
+  // fp: the app's decorations (db, config, …) stay visible on the root instance for tests and hooks.
+  await fastify.register(fp(app), { db, config, env });
   return fastify;
 }

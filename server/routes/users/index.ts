@@ -10,6 +10,7 @@ import {
   checkSmsCode,
   checkUserName,
   isPhone,
+  isWeakPassword,
 } from '../../../core/validation.ts';
 import type {
   ChangeNameBody,
@@ -104,7 +105,7 @@ export default async function userRoutes(app: FastifyInstance) {
       if (user.failed_logins > 0) await db.updateTable('users').set({ failed_logins: 0 }).where('id', '=', user.id).execute();
       if (user.is_frozen) fail('employee_locked', 'login_id');
       // A password that no longer meets the rules must be upgraded before use (§8 weak-password dialog).
-      if (checkNewPassword(pass, { strongPassword: config.strongPassword })) fail('invalid_password_format', 'password');
+      if (isWeakPassword(pass, { strongPassword: config.strongPassword })) fail('invalid_password_format', 'password');
       return startSession(request, reply, user);
     },
   );

@@ -1,0 +1,97 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { randomBytes } from 'node:crypto';
+import pg from 'pg';
+import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
+import { buildServer } from '../../server/build-app.ts';
+import { readEnv } from '../../server/env.ts';
+import { DEFAULT_CONFIG, type DeploymentConfig } from '../../core/config.ts';
+
+/**
+ * A real server on a real database for integration tests: a fresh SQLite file by
+ * default, or a fresh schema on the PostgreSQL server in TEST_DATABASE_URL.
+ */
+export type Harness = {
+  app: FastifyInstance;
+  close(): Promise<void>;
+  request(opts: { method: string; url: string; body?: unknown; cookie?: string; headers?: Record<string, string> }): Promise<LightMyRequestResponse>;
+  latestCode(phone: string): Promise<string>;
+  register(phone: string, password?: string): Promise<string>;
+  dialect: 'sqlite' | 'postgres';
+};
+
+export async function startHarness(config: Partial<DeploymentConfig> = {}): Promise<Harness> {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'provena-test-'));
+  let databaseUrl: string | undefined;
+  let dropSchema: (() => Promise<void>) | undefined;
+  const pgUrl = process.env.TEST_DATABASE_URL;
+  if (pgUrl) {
+    const schema = `t_${randomBytes(6).toString('hex')}`;
+    const admin = new pg.Client({ connectionString: pgUrl });
+    await admin.connect();
+    await admin.query(`create schema ${schema}`);
+    await admin.end();
+    const url = new URL(pgUrl);
+    url.searchParams.set('options', `-c search_path=${schema}`);
+    databaseUrl = url.toString();
+    dropSchema = async () => {
+      const c = new pg.Client({ connectionString: pgUrl });
+      await c.connect();
+      await c.query(`drop schema ${schema} cascade`);
+      await c.end();
+    };
+  }
+  const env = { ...readEnv({ DATA_DIR: dataDir, LOG_LEVEL: 'silent', APP_DIR: path.join(dataDir, 'no-app') }), databaseUrl };
+  const app = await buildServer(env, { config: { ...DEFAULT_CONFIG, ...config }, logger: false });
+  await app.ready();
+
+  const harness: Harness = {
+    app,
+    dialect: pgUrl ? 'postgres' : 'sqlite',
+    async close() {
+      await app.close();
+      await dropSchema?.();
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    },
+    request({ method, url, body, cookie, headers }) {
+      return app.inject({
+        method: method as 'GET',
+        url,
+        ...(body !== undefined ? { payload: body as object } : {}),
+        headers: { ...(cookie ? { cookie } : {}), ...headers },
+      });
+    },
+    async latestCode(phone) {
+      const res = await app.inject({ method: 'GET', url: `/api/dev/sms-outbox?phone=${phone}` });
+      const code = res.json().data[0]?.code;
+      if (!code) throw new Error(`no SMS for ${phone}`);
+      return code;
+    },
+    async register(phone, password = 'Passw0rdA') {
+      await clearRateLimits(app);
+      const sent = await harness.request({ method: 'GET', url: `/api/v1/validation/public-code?phonenumber=${phone}&type=1` });
+      if (sent.statusCode !== 200) throw new Error(`send failed: ${sent.body}`);
+      const res = await harness.request({
+        method: 'POST',
+        url: '/api/v1/users/tokens',
+        body: { phonenumber: phone, password, validation_code: await harness.latestCode(phone), name: '测试用户' },
+      });
+      if (res.statusCode !== 200) throw new Error(`register failed: ${res.body}`);
+      return sessionCookie(res);
+    },
+  };
+  return harness;
+}
+
+/** The session cookie a response sets, as a Cookie header value. */
+export function sessionCookie(res: LightMyRequestResponse): string {
+  const c = res.cookies.find((x) => x.name === 'provena_session');
+  if (!c) throw new Error('no session cookie set');
+  return `provena_session=${c.value}`;
+}
+
+/** Tests that send many codes from one address reset the per-minute counters between steps. */
+export async function clearRateLimits(app: FastifyInstance): Promise<void> {
+  await app.db.deleteFrom('rate_limits').execute();
+}
