@@ -1,0 +1,33 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { spawnSync } from 'node:child_process';
+
+/** Inputs of the browser build; the app is rebuilt when any is newer than dist/app/index.html. */
+const INPUTS = ['src', 'core', 'workers', 'wasm', 'locales', 'public', 'index.html', 'vite.config.ts', 'lingui.config.ts', 'package-lock.json'];
+
+function newestMtime(p: string): number {
+  if (!fs.existsSync(p)) return 0;
+  const stat = fs.statSync(p);
+  if (!stat.isDirectory()) return stat.mtimeMs;
+  let newest = stat.mtimeMs;
+  for (const entry of fs.readdirSync(p)) {
+    if (entry === 'node_modules' || entry.startsWith('.')) continue;
+    newest = Math.max(newest, newestMtime(path.join(p, entry)));
+  }
+  return newest;
+}
+
+export function buildIfStale(root = process.cwd()): void {
+  const output = path.join(root, 'dist/app/index.html');
+  const built = fs.existsSync(output) ? fs.statSync(output).mtimeMs : 0;
+  const newest = Math.max(...INPUTS.map((p) => newestMtime(path.join(root, p))));
+  if (built >= newest) {
+    console.log('app is up to date (dist/app)');
+    return;
+  }
+  console.log('building the app (vite build)…');
+  const result = spawnSync(process.execPath, [path.join(root, 'node_modules/vite/bin/vite.js'), 'build', '--logLevel', 'warn'], { stdio: 'inherit', cwd: root });
+  if (result.status !== 0) process.exit(result.status ?? 1);
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) buildIfStale();

@@ -1,0 +1,15 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import os from 'node:os';
+import { buildIfStale } from './build-if-stale.ts';
+
+/** The server Playwright starts: a fresh database every run, the built app, the SMS outbox. */
+buildIfStale();
+const dataDir = path.join(os.tmpdir(), `provena-e2e-${process.pid}`);
+fs.rmSync(dataDir, { recursive: true, force: true });
+process.env.DATA_DIR = dataDir;
+process.env.PORT = process.env.E2E_PORT ?? '8181';
+process.env.HOST = '127.0.0.1';
+process.env.LOG_LEVEL = process.env.LOG_LEVEL ?? 'warn';
+process.on('exit', () => fs.rmSync(dataDir, { recursive: true, force: true }));
+await import('../server/server.ts');
