@@ -18,8 +18,11 @@ export default fp<{ appDir: string }>(async function staticPlugin(app, opts) {
       root: opts.appDir,
       wildcard: false,
       index: false,
+      cacheControl: false,
       setHeaders(res, filePath) {
-        if (filePath.includes(`${path.sep}assets${path.sep}`)) res.raw.setHeader('cache-control', 'public, max-age=31536000, immutable');
+        // Vite's hashed bundles never change; everything else is revalidated.
+        const isHashed = filePath.includes(`${path.sep}assets${path.sep}`);
+        res.raw.setHeader('cache-control', isHashed ? 'public, max-age=31536000, immutable' : 'no-cache');
       },
     });
   } else {
