@@ -1,0 +1,226 @@
+import type { MouseEvent, ReactNode } from 'react';
+import { Avatar, Burger, Button, Divider, Drawer, Group, Menu, Stack, Text, UnstyledButton } from '@mantine/core';
+import { useDisclosure } from '@mantine/hooks';
+import { IconChevronDown, IconExternalLink, IconLogout, IconUserCircle } from '@tabler/icons-react';
+import { Trans, useLingui } from '@lingui/react/macro';
+import { useAtomValue } from 'jotai';
+import { Link, useLocation } from 'wouter';
+import type { UserDto } from '../../../core/api-types.ts';
+import { maskName, maskPhone } from '../../../core/masking.ts';
+import { useConfig } from '@/config/config-atom.ts';
+import { currentUserAtom } from '@/features/auth/user-atom.ts';
+import { useDefaultPagePath } from '../guards.tsx';
+import { LocaleSwitch } from '../locale-switch.tsx';
+import { useLogout } from '../use-logout.tsx';
+import classes from './nav-bar.module.css';
+
+type NavLink = { key: string; label: ReactNode; href: string; isExternal: boolean };
+
+function useNavLinks(): NavLink[] {
+  const config = useConfig();
+  const { t } = useLingui();
+  return [
+    { key: 'service', label: t`Service system`, href: config.serviceSystem, isExternal: false },
+    {
+      key: 'verify',
+      label: config.fileVerifyCenterText || t`File verification centre`,
+      href: '/verify-file',
+      isExternal: true,
+    },
+    {
+      key: 'chain',
+      label: config.frontPageVersion === 'default' ? t`Blockchain explorer` : t`Asset network`,
+      href: config.chainBrowserUrl,
+      isExternal: true,
+    },
+  ];
+}
+
+export function userInitial(user: UserDto): string {
+  const first = Array.from(user.name.trim())[0];
+  return first ? first.toUpperCase() : user.phonenumber.slice(-2);
+}
+
+function Logo() {
+  const config = useConfig();
+  const user = useAtomValue(currentUserAtom);
+  const defaultPath = useDefaultPagePath();
+  const { t } = useLingui();
+  const content = (
+    <>
+      <img src={`/${config.navbarLogoImageName}`} alt="" />
+      <span>{config.webTitle}</span>
+    </>
+  );
+  // §2: the logo goes to home for two enterprise roles and to asset otherwise; the xian
+  // variant reloads (or goes to the default page when a phone is known). Roles and the
+  // asset screen arrive with enterprises; until then a logged-in visitor goes to the
+  // default page and everyone else reloads the front page.
+  if (user) {
+    return (
+      <Link href={defaultPath} className={classes.logo} aria-label={t`${config.webTitle} home`}>
+        {content}
+      </Link>
+    );
+  }
+  const onReload = (event: MouseEvent<HTMLAnchorElement>) => {
+    event.preventDefault();
+    window.location.assign('/');
+  };
+  return (
+    <a href="/" onClick={onReload} className={classes.logo} aria-label={t`${config.webTitle} home`}>
+      {content}
+    </a>
+  );
+}
+
+function LinkItem({ link, className, onNavigate }: { link: NavLink; className: string; onNavigate?: () => void }) {
+  if (link.isExternal) {
+    return (
+      <a href={link.href} target="_blank" rel="noopener noreferrer" className={className} onClick={onNavigate}>
+        {link.label}
+        <IconExternalLink size={14} aria-hidden />
+      </a>
+    );
+  }
+  return (
+    <a href={link.href} className={className} onClick={onNavigate}>
+      {link.label}
+    </a>
+  );
+}
+
+function UserMenu({ user }: { user: UserDto }) {
+  const { t } = useLingui();
+  const [, navigate] = useLocation();
+  const onLogout = useLogout();
+  return (
+    <Menu position="bottom-end" shadow="md" width={220} withinPortal>
+      <Menu.Target>
+        <UnstyledButton aria-label={t`Account menu`} data-testid="user-menu">
+          <Group gap={6} wrap="nowrap">
+            <Avatar size={34} radius="xl" color="white" style={{ background: user.icon_color || undefined }}>
+              {userInitial(user)}
+            </Avatar>
+            <IconChevronDown size={14} />
+          </Group>
+        </UnstyledButton>
+      </Menu.Target>
+      <Menu.Dropdown>
+        <Menu.Label>
+          <Text size="sm" fw={600} c="var(--mantine-color-text)" truncate>
+            {user.name ? maskName(user.name) : t`Not set`}
+          </Text>
+          <Text size="xs" c="dimmed">
+            {maskPhone(user.phonenumber)}
+          </Text>
+        </Menu.Label>
+        <Menu.Divider />
+        <Menu.Item leftSection={<IconUserCircle size={16} />} onClick={() => navigate('/dashboard/setting/info')}>
+          <Trans>Personal centre</Trans>
+        </Menu.Item>
+        <Menu.Item leftSection={<IconLogout size={16} />} color="red" onClick={onLogout}>
+          <Trans>Log out</Trans>
+        </Menu.Item>
+      </Menu.Dropdown>
+    </Menu>
+  );
+}
+
+export function NavBar() {
+  const user = useAtomValue(currentUserAtom);
+  const links = useNavLinks();
+  const { t } = useLingui();
+  const [, navigate] = useLocation();
+  const onLogout = useLogout();
+  const [isDrawerOpen, drawer] = useDisclosure(false);
+
+  return (
+    <header className={classes.header}>
+      <div className={classes.inner}>
+        <Group gap="xl" wrap="nowrap" miw={0}>
+          <Logo />
+          <nav className={`${classes.links} ${classes.desktopOnly}`} aria-label={t`Main`}>
+            {links.map((link) => (
+              <LinkItem key={link.key} link={link} className={classes.link} />
+            ))}
+          </nav>
+        </Group>
+        <div className={classes.actions}>
+          <LocaleSwitch testId="nav-locale" />
+          {user ? (
+            <UserMenu user={user} />
+          ) : (
+            user === null && (
+              <Button component={Link} href="/user/login" size="compact-md" px="md">
+                <Trans>Log in / Register</Trans>
+              </Button>
+            )
+          )}
+        </div>
+        <Burger
+          className={classes.burger}
+          opened={isDrawerOpen}
+          onClick={drawer.toggle}
+          aria-label={t`Open navigation`}
+          size="sm"
+        />
+      </div>
+      <Drawer opened={isDrawerOpen} onClose={drawer.close} position="right" size="80%" title={t`Menu`}>
+        <Stack gap={0}>
+          {user && (
+            <Group gap="sm" pb="md" wrap="nowrap">
+              <Avatar radius="xl" color="white" style={{ background: user.icon_color || undefined }}>
+                {userInitial(user)}
+              </Avatar>
+              <div style={{ minWidth: 0 }}>
+                <Text fw={600} truncate>
+                  {user.name ? maskName(user.name) : t`Not set`}
+                </Text>
+                <Text size="sm" c="dimmed">
+                  {maskPhone(user.phonenumber)}
+                </Text>
+              </div>
+            </Group>
+          )}
+          {links.map((link) => (
+            <LinkItem key={link.key} link={link} className={classes.drawerLink} onNavigate={drawer.close} />
+          ))}
+          <Divider my="md" />
+          {user ? (
+            <Stack gap="sm">
+              <Button
+                variant="light"
+                leftSection={<IconUserCircle size={16} />}
+                onClick={() => {
+                  drawer.close();
+                  navigate('/dashboard/setting/info');
+                }}
+              >
+                <Trans>Personal centre</Trans>
+              </Button>
+              <Button
+                variant="subtle"
+                color="red"
+                leftSection={<IconLogout size={16} />}
+                onClick={() => {
+                  drawer.close();
+                  onLogout();
+                }}
+              >
+                <Trans>Log out</Trans>
+              </Button>
+            </Stack>
+          ) : (
+            <Button component={Link} href="/user/login" onClick={drawer.close}>
+              <Trans>Log in / Register</Trans>
+            </Button>
+          )}
+          <Group justify="center" mt="lg">
+            <LocaleSwitch variant="default" />
+          </Group>
+        </Stack>
+      </Drawer>
+    </header>
+  );
+}

@@ -1,0 +1,80 @@
+import type { ReactNode } from 'react';
+import type { MessageDescriptor } from '@lingui/core';
+import { msg } from '@lingui/core/macro';
+import { useAtom, useAtomValue } from 'jotai';
+import { Redirect } from 'wouter';
+import { useConfig } from '@/config/config-atom.ts';
+import { currentUserAtom } from '@/features/auth/user-atom.ts';
+import { LoginPage, toLoginTab } from '@/features/auth/login-page.tsx';
+import { SignupPage } from '@/features/auth/signup-page.tsx';
+import { ResetPassPage } from '@/features/auth/reset-pass-page.tsx';
+import { FrontPage } from '@/features/front/front-page.tsx';
+import { HomePage } from '@/features/home/home-page.tsx';
+import { SettingPage, toSettingTab } from '@/features/setting/setting-page.tsx';
+import { TermsPage } from '@/features/legal/terms-page.tsx';
+import { PrivacyPage } from '@/features/legal/privacy-page.tsx';
+import { RequireUser, SkipIfLoggedIn, useDefaultPagePath } from './guards.tsx';
+
+type Params = Record<string, string | undefined>;
+
+export type AppRoute = {
+  path: string;
+  /** §2: the route title (plus the site title); none → the site title alone. */
+  title?: MessageDescriptor;
+  /** §2: keep the previous title. */
+  noTitle?: boolean;
+  render: (params: Params) => ReactNode;
+};
+
+/** §2 entry guard for "/": with no front page, go to login (password tab). */
+function EntryGuard() {
+  const config = useConfig();
+  const user = useAtomValue(currentUserAtom);
+  const defaultPath = useDefaultPagePath();
+  if (!config.frontPageAvailable) return <Redirect to="/user/login" replace />;
+  return <FrontPage isLoggedIn={Boolean(user)} defaultPath={defaultPath} />;
+}
+
+function DashboardIndex() {
+  return <Redirect to={useDefaultPagePath()} replace />;
+}
+
+function Setting({ active }: { active: string | undefined }) {
+  const [, setUser] = useAtom(currentUserAtom);
+  return <RequireUser>{(user) => <SettingPage user={user} active={toSettingTab(active)} onUserChange={setUser} />}</RequireUser>;
+}
+
+/** Screens in the public layout (nav bar + footer). Standalone routes come with later issues. */
+export const PUBLIC_ROUTES: AppRoute[] = [
+  { path: '/', render: () => <EntryGuard /> },
+  {
+    path: '/user/:active?',
+    title: msg`Log in`,
+    render: ({ active }) => (
+      <SkipIfLoggedIn>
+        <LoginPage active={toLoginTab(active)} />
+      </SkipIfLoggedIn>
+    ),
+  },
+  {
+    path: '/signup',
+    title: msg`Register`,
+    render: () => (
+      <SkipIfLoggedIn>
+        <SignupPage />
+      </SkipIfLoggedIn>
+    ),
+  },
+  { path: '/reset-pass', title: msg`Reset password`, render: () => <ResetPassPage /> },
+  { path: '/terms', title: msg`User agreement`, render: () => <TermsPage /> },
+  { path: '/privacy', title: msg`Privacy policy`, render: () => <PrivacyPage /> },
+];
+
+/** Screens in the dashboard layout; all need a logged-in user. */
+export const DASHBOARD_ROUTES: AppRoute[] = [
+  { path: '/dashboard', noTitle: true, render: () => <DashboardIndex /> },
+  { path: '/dashboard/home', title: msg`Home`, render: () => <RequireUser>{(user) => <HomePage user={user} />}</RequireUser> },
+  { path: '/dashboard/setting/:active?', title: msg`Personal centre`, render: ({ active }) => <Setting active={active} /> },
+];
+
+export const NOT_FOUND_TITLE = msg`Page not found`;

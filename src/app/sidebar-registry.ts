@@ -1,0 +1,58 @@
+import type { ComponentType } from 'react';
+import type { MessageDescriptor } from '@lingui/core';
+import { msg } from '@lingui/core/macro';
+import { IconHome, IconUserCircle, type IconProps } from '@tabler/icons-react';
+import type { DeploymentConfig } from '../../core/config.ts';
+
+/**
+ * The dashboard sidebar (§2). Group indexes: asset 1, vault 2, copyright 4, company 5,
+ * application 6, setting 7, home 99; disclosure, credit and gpt have their own entries
+ * and are shown by config.menu. Only screens that exist in this build are listed; a
+ * feature that adds a dashboard screen adds its entry here.
+ */
+export type SidebarEntry = {
+  key: string;
+  index: number;
+  /** Absolute path; the entry is active on it and below it. */
+  path: string;
+  label: MessageDescriptor;
+  icon: ComponentType<IconProps>;
+  isVisible: (config: DeploymentConfig) => boolean;
+};
+
+export const SIDEBAR_INDEX = {
+  asset: 1,
+  vault: 2,
+  copyright: 4,
+  company: 5,
+  application: 6,
+  setting: 7,
+  home: 99,
+} as const;
+
+export const SIDEBAR_ENTRIES: readonly SidebarEntry[] = [
+  {
+    key: 'home',
+    index: SIDEBAR_INDEX.home,
+    path: '/dashboard/home',
+    label: msg`Home`,
+    icon: IconHome,
+    isVisible: () => true,
+  },
+  {
+    key: 'setting',
+    index: SIDEBAR_INDEX.setting,
+    path: '/dashboard/setting',
+    label: msg`Personal centre`,
+    icon: IconUserCircle,
+    isVisible: () => true,
+  },
+];
+
+export function visibleSidebarEntries(config: DeploymentConfig): SidebarEntry[] {
+  return SIDEBAR_ENTRIES.filter((entry) => entry.isVisible(config)).sort((a, b) => a.index - b.index);
+}
+
+export function isEntryActive(entry: SidebarEntry, location: string): boolean {
+  return location === entry.path || location.startsWith(`${entry.path}/`);
+}

@@ -1,0 +1,139 @@
+import { Anchor, Button, Checkbox, PasswordInput, Stack, Text, TextInput } from '@mantine/core';
+import { useForm } from '@mantine/form';
+import { Trans, useLingui } from '@lingui/react/macro';
+import { useSetAtom } from 'jotai';
+import { Link, useLocation } from 'wouter';
+import { SMS_TYPES } from '../../../core/constants.ts';
+import { NAME_MAX_LENGTH, checkName, checkNewPassword, checkPhone, checkRepeatPassword, checkSmsCode } from '../../../core/validation.ts';
+import { applyServerErrors } from '@/api/apply-server-errors.ts';
+import { useConfig } from '@/config/config-atom.ts';
+import { applyRuleVerdicts } from '@/components/form-rules.ts';
+import { SmsCodeInput } from '@/components/sms-code-input.tsx';
+import { AuthCard } from './auth-card.tsx';
+import { register, sendPublicCode } from './auth-api.ts';
+import { currentUserAtom } from './user-atom.ts';
+
+/** §2 register: phone, password, repeat, optional name, SMS code, agree-terms. */
+export function SignupPage() {
+  const { t, i18n } = useLingui();
+  const config = useConfig();
+  const [, navigate] = useLocation();
+  const setUser = useSetAtom(currentUserAtom);
+  const form = useForm({
+    mode: 'controlled',
+    initialValues: { phonenumber: '', password: '', repeatPassword: '', name: '', validation_code: '', agree: false },
+  });
+  // §5: in register a bad phone reads "phone or password wrong".
+  const phoneFailure = { text: t`Phone or password wrong` };
+
+  const onSend = async () => {
+    const phone = form.values.phonenumber.trim();
+    if (checkPhone(phone)) {
+      form.setFieldError('phonenumber', phoneFailure.text);
+      return false;
+    }
+    await sendPublicCode(phone, SMS_TYPES.register);
+    return true;
+  };
+
+  const onSubmit = form.onSubmit(async (values) => {
+    const phone = values.phonenumber.trim();
+    const isValid = applyRuleVerdicts(
+      form,
+      {
+        phonenumber: checkPhone(phone) ? phoneFailure : null,
+        password: checkNewPassword(values.password, { strongPassword: config.strongPassword }),
+        repeatPassword: checkRepeatPassword(values.password, values.repeatPassword),
+        name: config.allowRegisterName ? checkName(values.name, { required: false }) : null,
+        validation_code: checkSmsCode(values.validation_code),
+        agree: values.agree ? null : 'terms_not_agreed',
+      },
+      i18n,
+    );
+    if (!isValid) return;
+    try {
+      const user = await register({
+        phonenumber: phone,
+        password: values.password,
+        validation_code: values.validation_code,
+        ...(config.allowRegisterName && values.name.trim() ? { name: values.name.trim() } : {}),
+      });
+      setUser(user);
+      // §2 says register goes to the vault; the vault is a later issue, so home until it exists.
+      navigate('/dashboard/home', { replace: true });
+    } catch (error) {
+      applyServerErrors(form, error, { fieldAliases: { repeat_password: 'repeatPassword' } });
+    }
+  });
+
+  const v = form.values;
+  const isFilled = v.phonenumber.trim() !== '' && v.password !== '' && v.repeatPassword !== '' && v.validation_code !== '';
+  return (
+    <AuthCard title={t`Register`} subtitle={t`Create your ${config.webTitle} account`}>
+      <form onSubmit={onSubmit} noValidate>
+        <Stack gap="md">
+          <TextInput
+            label={t`Phone number`}
+            placeholder={t`11-digit mobile number`}
+            inputMode="tel"
+            autoComplete="tel"
+            required
+            {...form.getInputProps('phonenumber')}
+          />
+          <PasswordInput
+            label={t`Password`}
+            description={t`At least 8 characters, with upper and lower case letters and a digit`}
+            autoComplete="new-password"
+            required
+            {...form.getInputProps('password')}
+          />
+          <PasswordInput
+            label={t`Repeat password`}
+            autoComplete="new-password"
+            required
+            {...form.getInputProps('repeatPassword')}
+          />
+          {config.allowRegisterName && (
+            <TextInput
+              label={t`Name`}
+              description={t`Optional`}
+              maxLength={NAME_MAX_LENGTH}
+              autoComplete="name"
+              {...form.getInputProps('name')}
+            />
+          )}
+          <SmsCodeInput
+            value={v.validation_code}
+            onChange={(value) => form.setFieldValue('validation_code', value)}
+            error={form.errors.validation_code}
+            onSend={onSend}
+            onSendError={(error) => applyServerErrors(form, error)}
+            sendTestId="send-code"
+          />
+          <Checkbox
+            label={
+              <Trans>
+                I have read and agree to the{' '}
+                <Anchor component={Link} href="/terms" target="_blank" inherit>
+                  user agreement
+                </Anchor>
+              </Trans>
+            }
+            {...form.getInputProps('agree', { type: 'checkbox' })}
+          />
+          <Button type="submit" fullWidth size="md" disabled={!isFilled} loading={form.submitting}>
+            <Trans>Register</Trans>
+          </Button>
+          <Text size="sm" c="dimmed" ta="center">
+            <Trans>
+              Already have an account?{' '}
+              <Anchor component={Link} href="/user/login" size="sm">
+                Log in
+              </Anchor>
+            </Trans>
+          </Text>
+        </Stack>
+      </form>
+    </AuthCard>
+  );
+}

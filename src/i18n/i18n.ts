@@ -1,0 +1,36 @@
+import { i18n } from '@lingui/core';
+import { CATALOG_LOADERS, DEFAULT_LOCALE, HTML_LANG, LOCALE_STORAGE_KEY, isLocale, type Locale } from './locales.ts';
+
+export { i18n };
+
+function readStoredLocale(): Locale {
+  try {
+    const stored = localStorage.getItem(LOCALE_STORAGE_KEY);
+    if (isLocale(stored)) return stored;
+  } catch {
+    // Storage can be unavailable (privacy mode); fall back to the default.
+  }
+  return DEFAULT_LOCALE;
+}
+
+/** Loads the catalogs of `locale`, activates it, stores the choice and sets <html lang>. */
+export async function activateLocale(locale: Locale): Promise<void> {
+  const [main, legal] = await CATALOG_LOADERS[locale]();
+  i18n.load(locale, { ...main.messages, ...legal.messages });
+  i18n.activate(locale);
+  document.documentElement.lang = HTML_LANG[locale];
+  try {
+    localStorage.setItem(LOCALE_STORAGE_KEY, locale);
+  } catch {
+    // Not persisted; the choice still holds for this visit.
+  }
+}
+
+/** Activates the stored (or default) locale; called once before the first render. */
+export function initI18n(): Promise<void> {
+  return activateLocale(readStoredLocale());
+}
+
+export function currentLocale(): Locale {
+  return isLocale(i18n.locale) ? i18n.locale : DEFAULT_LOCALE;
+}

@@ -1,0 +1,29 @@
+import type { Messages } from '@lingui/core';
+
+export const LOCALES = ['zh', 'en', 'ja'] as const;
+export type Locale = (typeof LOCALES)[number];
+export const DEFAULT_LOCALE: Locale = 'zh';
+/** §1: the choice is kept in local storage under this key. */
+export const LOCALE_STORAGE_KEY = 'locale';
+
+/** Each language is named in itself, so that a reader of any language can find theirs. */
+export const LOCALE_NATIVE_NAMES: Record<Locale, string> = { zh: '简体中文', en: 'English', ja: '日本語' };
+
+/** <html lang> values: the script matters for CJK font selection. */
+export const HTML_LANG: Record<Locale, string> = { zh: 'zh-CN', en: 'en', ja: 'ja' };
+
+export function isLocale(value: unknown): value is Locale {
+  return typeof value === 'string' && (LOCALES as readonly string[]).includes(value);
+}
+
+type CatalogModule = { messages: Messages };
+
+/**
+ * The main catalog and the legal catalog (terms, privacy) of each locale, compiled by
+ * the lingui vite plugin. Loaded on demand so that only the active language is fetched.
+ */
+export const CATALOG_LOADERS: Record<Locale, () => Promise<[CatalogModule, CatalogModule]>> = {
+  zh: () => Promise.all([import('../../locales/zh.po'), import('../../locales/legal/zh.po')]),
+  en: () => Promise.all([import('../../locales/en.po'), import('../../locales/legal/en.po')]),
+  ja: () => Promise.all([import('../../locales/ja.po'), import('../../locales/legal/ja.po')]),
+};
