@@ -8,6 +8,7 @@ import { LocaleSwitch } from '../locale-switch.tsx';
 export function Footer() {
   const config = useConfig();
   const year = new Date().getFullYear();
+  const email = config.contactEmail;
   const filingNumber = config.filingNumber[config.frontPageVersion];
   return (
     <Box component="footer" bg="gray.0" py="lg" style={{ borderTop: '1px solid var(--mantine-color-gray-2)' }}>
@@ -23,7 +24,7 @@ export function Footer() {
               </Anchor>
               <Text size="sm" c="dimmed">
                 <Trans>
-                  Contact us: <Anchor href={`mailto:${config.contactEmail}`} size="sm">{config.contactEmail}</Anchor>
+                  Contact us: <Anchor href={`mailto:${email}`} size="sm">{email}</Anchor>
                 </Trans>
               </Text>
             </Group>

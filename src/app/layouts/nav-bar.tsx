@@ -1,6 +1,6 @@
 import type { MouseEvent, ReactNode } from 'react';
 import { Avatar, Burger, Button, Divider, Drawer, Group, Menu, Stack, Text, UnstyledButton } from '@mantine/core';
-import { useDisclosure } from '@mantine/hooks';
+import { useDisclosure, useMediaQuery } from '@mantine/hooks';
 import { IconChevronDown, IconExternalLink, IconLogout, IconUserCircle } from '@tabler/icons-react';
 import { Trans, useLingui } from '@lingui/react/macro';
 import { useAtomValue } from 'jotai';
@@ -46,6 +46,7 @@ function Logo() {
   const user = useAtomValue(currentUserAtom);
   const defaultPath = useDefaultPagePath();
   const { t } = useLingui();
+  const siteName = config.webTitle;
   const content = (
     <>
       <img src={`/${config.navbarLogoImageName}`} alt="" />
@@ -58,7 +59,7 @@ function Logo() {
   // default page and everyone else reloads the front page.
   if (user) {
     return (
-      <Link href={defaultPath} className={classes.logo} aria-label={t`${config.webTitle} home`}>
+      <Link href={defaultPath} className={classes.logo} aria-label={t`${siteName} home`}>
         {content}
       </Link>
     );
@@ -68,7 +69,7 @@ function Logo() {
     window.location.assign('/');
   };
   return (
-    <a href="/" onClick={onReload} className={classes.logo} aria-label={t`${config.webTitle} home`}>
+    <a href="/" onClick={onReload} className={classes.logo} aria-label={t`${siteName} home`}>
       {content}
     </a>
   );
@@ -134,11 +135,12 @@ export function NavBar() {
   const [, navigate] = useLocation();
   const onLogout = useLogout();
   const [isDrawerOpen, drawer] = useDisclosure(false);
+  const isMiddleWidth = useMediaQuery('(max-width: 1199px)') ?? false;
 
   return (
     <header className={classes.header}>
       <div className={classes.inner}>
-        <Group gap="xl" wrap="nowrap" miw={0}>
+        <Group gap={isMiddleWidth ? 'md' : 'xl'} wrap="nowrap" miw={0}>
           <Logo />
           <nav className={`${classes.links} ${classes.desktopOnly}`} aria-label={t`Main`}>
             {links.map((link) => (
@@ -147,7 +149,7 @@ export function NavBar() {
           </nav>
         </Group>
         <div className={classes.actions}>
-          <LocaleSwitch testId="nav-locale" />
+          <LocaleSwitch testId="nav-locale" isCompact={isMiddleWidth} />
           {user ? (
             <UserMenu user={user} />
           ) : (

@@ -49,7 +49,7 @@ function PasswordLoginForm() {
     modals.openConfirmModal({
       title: t`Password strength hint`,
       centered: true,
-      children: <Text size="sm">{t`Your password is weak, please upgrade it first.`}</Text>,
+      children: <Text size="sm">{t`Your password is weak, please upgrade it first`}</Text>,
       labels: { confirm: t`Upgrade password`, cancel: t`Cancel` },
       onConfirm: () => navigate('/reset-pass'),
     });
@@ -175,6 +175,7 @@ export function LoginPage({ active }: { active: LoginTab }) {
   const search = useSearch();
   const hasCodeTab = config.allowPhoneLogin;
   const tab = hasCodeTab ? active : 'login';
+  const siteName = config.webTitle;
 
   const onTabChange = (value: string | null) => {
     if (!value) return;
@@ -182,7 +183,7 @@ export function LoginPage({ active }: { active: LoginTab }) {
   };
 
   return (
-    <AuthCard title={t`Log in`} subtitle={t`Welcome to ${config.webTitle}`}>
+    <AuthCard title={t`Log in`} subtitle={t`Welcome to ${siteName}`}>
       <Tabs value={tab} onChange={onTabChange} keepMounted={false}>
         <Tabs.List grow mb="lg">
           <Tabs.Tab value="login">

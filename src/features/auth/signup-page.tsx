@@ -25,6 +25,7 @@ export function SignupPage() {
   });
   // §5: in register a bad phone reads "phone or password wrong".
   const phoneFailure = { text: t`Phone or password wrong` };
+  const siteName = config.webTitle;
 
   const onSend = async () => {
     const phone = form.values.phonenumber.trim();
@@ -69,7 +70,7 @@ export function SignupPage() {
   const v = form.values;
   const isFilled = v.phonenumber.trim() !== '' && v.password !== '' && v.repeatPassword !== '' && v.validation_code !== '';
   return (
-    <AuthCard title={t`Register`} subtitle={t`Create your ${config.webTitle} account`}>
+    <AuthCard title={t`Register`} subtitle={t`Create your ${siteName} account`}>
       <form onSubmit={onSubmit} noValidate>
         <Stack gap="md">
           <TextInput

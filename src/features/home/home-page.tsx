@@ -50,9 +50,9 @@ export function HomePage({ user }: { user: UserDto }) {
         </Tile>
         <Tile icon={<IconShieldCheck size={20} />} label={t`Real-name authentication`}>
           {isVerified ? (
-            <Badge color="green" variant="light">{t`Verified`}</Badge>
+            <Badge color="green" variant="light" tt="none">{t`Verified`}</Badge>
           ) : (
-            <Badge color="gray" variant="light">{t`Not verified`}</Badge>
+            <Badge color="gray" variant="light" tt="none">{t`Not verified`}</Badge>
           )}
         </Tile>
       </SimpleGrid>

@@ -18,6 +18,7 @@ type Props = { user: UserDto; isReadOnly: boolean; onChanged: (user: UserDto) =>
 export function ChangePhoneForm({ user, isReadOnly, onChanged, onDone }: Props) {
   const { t, i18n } = useLingui();
   const [step, setStep] = useState<0 | 1>(0);
+  const maskedPhone = maskPhone(user.phonenumber);
   const oldForm = useForm({ mode: 'controlled', initialValues: { validation_code: '' } });
   const newForm = useForm({ mode: 'controlled', initialValues: { new_phone_number: '', validation_code: '' } });
 
@@ -73,7 +74,7 @@ export function ChangePhoneForm({ user, isReadOnly, onChanged, onDone }: Props) 
         <form onSubmit={onVerifyOld} noValidate>
           <Stack gap="md" maw={420} pt="sm">
             <Text size="sm">
-              <Trans>A verification code will be sent to your current phone {maskPhone(user.phonenumber)}.</Trans>
+              <Trans>A verification code will be sent to your current phone {maskedPhone}.</Trans>
             </Text>
             <SmsCodeInput
               label={t`Code from current phone`}

@@ -108,6 +108,8 @@ export function ProfileTab({ user, isReadOnly, onUserChange }: Props) {
   const config = useConfig();
   const [isChangingPhone, setIsChangingPhone] = useState(false);
   const isVerified = user.card_no !== '';
+  const maskedPhone = maskPhone(user.phonenumber);
+  const maskedRealName = maskName(user.real_name);
   return (
     <Stack gap="lg">
       {isReadOnly && (
@@ -124,11 +126,11 @@ export function ProfileTab({ user, isReadOnly, onUserChange }: Props) {
           )}
           <Field label={t`Real-name authentication`}>
             {isVerified ? (
-              <Badge color="green" variant="light">
-                {user.real_name ? t`Verified (${maskName(user.real_name)})` : t`Verified`}
+              <Badge color="green" variant="light" tt="none">
+                {user.real_name ? t`Verified (${maskedRealName})` : t`Verified`}
               </Badge>
             ) : (
-              <Badge color="gray" variant="light">
+              <Badge color="gray" variant="light" tt="none">
                 {t`Not verified`}
               </Badge>
             )}
@@ -136,7 +138,7 @@ export function ProfileTab({ user, isReadOnly, onUserChange }: Props) {
           <Field label={t`Registered on`}>{i18n.date(new Date(user.created_at), { dateStyle: 'long' })}</Field>
         </SimpleGrid>
       </Section>
-      <Section title={t`Name`}>
+      <Section title={t`Change name`}>
         <ChangeNameForm user={user} isReadOnly={isReadOnly} onUserChange={onUserChange} />
         {config.allowUserNameLogin && (
           <>
@@ -148,7 +150,7 @@ export function ProfileTab({ user, isReadOnly, onUserChange }: Props) {
       <Section title={t`Phone number`}>
         <Group justify="space-between" gap="sm">
           <Text size="sm">
-            <Trans>Bound phone: {maskPhone(user.phonenumber)}</Trans>
+            <Trans>Bound phone: {maskedPhone}</Trans>
           </Text>
           {!isChangingPhone && (
             <Button variant="light" onClick={() => setIsChangingPhone(true)} disabled={isReadOnly}>
