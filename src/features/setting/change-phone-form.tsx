@@ -76,7 +76,9 @@ export function ChangePhoneForm({ user, isReadOnly, onChanged, onDone }: Props) 
             <Text size="sm">
               <Trans>A verification code will be sent to your current phone {maskedPhone}.</Trans>
             </Text>
+            {/* Keyed per step: the Stepper renders both steps in the same place, and the countdown must not carry over. */}
             <SmsCodeInput
+              key="old-phone"
               label={t`Code from current phone`}
               value={oldForm.values.validation_code}
               onChange={(value) => oldForm.setFieldValue('validation_code', value)}
@@ -106,6 +108,7 @@ export function ChangePhoneForm({ user, isReadOnly, onChanged, onDone }: Props) 
               {...newForm.getInputProps('new_phone_number')}
             />
             <SmsCodeInput
+              key="new-phone"
               label={t`Code from new phone`}
               value={newForm.values.validation_code}
               onChange={(value) => newForm.setFieldValue('validation_code', value)}
