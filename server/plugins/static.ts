@@ -16,7 +16,8 @@ export default fp<{ appDir: string }>(async function staticPlugin(app, opts) {
   if (hasApp) {
     await app.register(fastifyStatic, {
       root: opts.appDir,
-      wildcard: false,
+      // wildcard: files written after boot (a rebuild) are served too, not answered with index.html.
+      wildcard: true,
       index: false,
       cacheControl: false,
       setHeaders(res, filePath) {
