@@ -4,7 +4,8 @@ import os from 'node:os';
 import { buildIfStale } from './build-if-stale.ts';
 
 /** The server Playwright starts: a fresh database every run, the built app, the SMS outbox. */
-buildIfStale();
+// E2E_NO_BUILD=1 serves the dist/app already built (e.g. with another Vite config).
+if (!process.env.E2E_NO_BUILD) buildIfStale();
 const dataDir = path.join(os.tmpdir(), `provena-e2e-${process.pid}`);
 fs.rmSync(dataDir, { recursive: true, force: true });
 process.env.DATA_DIR = dataDir;

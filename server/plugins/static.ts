@@ -29,11 +29,14 @@ export default fp<{ appDir: string }>(async function staticPlugin(app, opts) {
   } else {
     app.log.warn(`no built app in ${opts.appDir}: run "npm run build" (API only)`);
   }
+  const sendIndex = (reply: import('fastify').FastifyReply) =>
+    reply.header('cache-control', 'no-cache').type('text/html').send(fs.createReadStream(index));
+  // The root is a directory to the static plugin (index: false), so it gets the app explicitly.
+  if (hasApp) app.get('/', (_request, reply) => sendIndex(reply));
   app.setNotFoundHandler((request, reply) => {
     const url = request.url.split('?')[0] ?? '/';
     const isApi = API_PREFIXES.some((p) => url.startsWith(p));
     if (isApi || request.method !== 'GET' || !hasApp) return reply.status(404).send({ message: 'not_found' });
-    reply.header('cache-control', 'no-cache');
-    return reply.type('text/html').send(fs.createReadStream(index));
+    return sendIndex(reply);
   });
 });

@@ -66,6 +66,9 @@ describe('static app with history fallback', () => {
     fs.writeFileSync(path.join(appDir, 'assets', 'a.js'), 'console.log(1)');
     const app = await buildServer({ ...readEnv({ DATA_DIR: path.join(tmp, 'static'), APP_DIR: appDir, LOG_LEVEL: 'silent' }) }, { logger: false });
     try {
+      const root = await app.inject({ method: 'GET', url: '/' });
+      expect(root.statusCode).toBe(200);
+      expect(root.body).toContain('<div id=root>');
       const deep = await app.inject({ method: 'GET', url: '/dashboard/setting/pass' });
       expect(deep.statusCode).toBe(200);
       expect(deep.headers['content-type']).toContain('text/html');
