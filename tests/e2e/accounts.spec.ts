@@ -209,12 +209,12 @@ test.describe('screens in three languages', () => {
     test(`login, register and reset render in ${locale} @mobile`, async ({ page }, info) => {
       await useLocale(page, locale);
       for (const [route, heading] of [
-        ['/user/login', 'Password login'],
+        ['/user/login', 'Log in'],
         ['/signup', 'Register'],
         ['/reset-pass', 'Reset password'],
       ] as const) {
         await page.goto(route);
-        await expect(page.getByText(tr(locale, heading)).first()).toBeVisible();
+        await expect(page.getByRole('heading', { name: tr(locale, heading) })).toBeVisible();
         const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
         expect(overflow, `${route} overflows at ${info.project.name}`).toBeLessThanOrEqual(0);
         await screenshot(page, `${route.replaceAll('/', '_')}-${locale}-${info.project.name}`);
