@@ -222,3 +222,21 @@ test.describe('screens in three languages', () => {
     });
   }
 });
+
+test.describe('legal pages', () => {
+  for (const locale of ['zh', 'en', 'ja'] as const) {
+    test(`terms and the nine-section privacy policy read in ${locale} @mobile`, async ({ page }, info) => {
+      await useLocale(page, locale);
+      await page.goto('/signup');
+      // The agree-terms checkbox links to the agreement (§2), opening it beside the form.
+      await expect(page.locator('form a[href="/terms"]')).toHaveAttribute('target', '_blank');
+      await page.goto('/terms');
+      await expect(page.getByRole('heading', { level: 1 })).toHaveText(tr(locale, 'User agreement'));
+      await page.goto('/privacy');
+      await expect(page.locator('section h2')).toHaveCount(9);
+      const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+      expect(overflow).toBeLessThanOrEqual(0);
+      await screenshot(page, `privacy-${locale}-${info.project.name}`);
+    });
+  }
+});
