@@ -1,0 +1,34 @@
+#!/usr/bin/env node
+/**
+ * The `provena` command line, for people and CI pipelines (architecture: Command line).
+ *   provena hash <files…>   print each file's §3 identity, hashed with the same WebAssembly core as the browser
+ * Each command lives in bin/commands/ and is listed in COMMANDS.
+ */
+import { hashCommand } from './commands/hash.ts';
+
+type Command = { summary: string; usage: string; run(args: string[]): Promise<number> };
+
+const COMMANDS: Record<string, Command> = {
+  hash: hashCommand,
+};
+
+function help(): string {
+  const lines = Object.entries(COMMANDS).map(([name, c]) => `  provena ${c.usage.padEnd(34)} ${c.summary}`);
+  return `Usage:\n${lines.join('\n')}\n`;
+}
+
+async function main(argv: string[]): Promise<number> {
+  const [name, ...args] = argv;
+  if (!name || name === '--help' || name === '-h') {
+    process.stdout.write(help());
+    return name ? 0 : 2;
+  }
+  const command = COMMANDS[name];
+  if (!command) {
+    process.stderr.write(`provena: unknown command "${name}"\n${help()}`);
+    return 2;
+  }
+  return command.run(args);
+}
+
+process.exitCode = await main(process.argv.slice(2));
