@@ -1,0 +1,57 @@
+/// <reference lib="webworker" />
+import { expose, transfer } from 'comlink';
+import { loadSha256 } from './wasm-loader.ts';
+import type { Sha256Stream } from '../../wasm/sha256.ts';
+
+/**
+ * The hashing worker: one streaming SHA-256 at a time over chunks that the reader worker
+ * transfers in, plus a batch call for many small files (4 SIMD lanes).
+ */
+let stream: Sha256Stream | null = null;
+let bytes = 0;
+
+export const api = {
+  async begin(): Promise<void> {
+    const sha = await loadSha256();
+    stream = sha.stream();
+    stream.init();
+    bytes = 0;
+  },
+  /** Takes ownership of the chunk (transferred) and returns its buffer for reuse. */
+  update(chunk: ArrayBuffer): ArrayBuffer {
+    if (!stream) throw new Error('hash worker: begin() first');
+    stream.update(new Uint8Array(chunk));
+    bytes += chunk.byteLength;
+    return transfer(chunk, [chunk]);
+  },
+  finish(): { hex: string; bytes: number } {
+    if (!stream) throw new Error('hash worker: begin() first');
+    const hex = stream.digestHex();
+    stream = null;
+    return { hex, bytes };
+  },
+  abort(): void {
+    stream = null;
+    bytes = 0;
+  },
+  async hashMany(buffers: ArrayBuffer[]): Promise<string[]> {
+    const sha = await loadSha256();
+    return sha.hashMany(buffers.map((b) => new Uint8Array(b)));
+  },
+  /** Reads small files here (not on the page) and hashes them four at a time. */
+  async hashBlobs(blobs: Blob[]): Promise<string[]> {
+    const sha = await loadSha256();
+    const buffers = await Promise.all(blobs.map(async (b) => new Uint8Array(await b.arrayBuffer())));
+    return sha.hashMany(buffers);
+  },
+  async engine(): Promise<string> {
+    return `provena-wasm-${(await loadSha256()).flavour}`;
+  },
+  /** Hands a MessagePort to the reader worker so chunks flow worker to worker, not through the page. */
+  connect(port: MessagePort): void {
+    expose(api, port);
+  },
+};
+
+export type HashWorkerApi = typeof api;
+expose(api);
