@@ -13,7 +13,7 @@ const COMMANDS: Record<string, Command> = {
 };
 
 function help(): string {
-  const lines = Object.entries(COMMANDS).map(([name, c]) => `  provena ${c.usage.padEnd(34)} ${c.summary}`);
+  const lines = Object.values(COMMANDS).map((c) => `  provena ${c.usage.padEnd(34)} ${c.summary}`);
   return `Usage:\n${lines.join('\n')}\n`;
 }
 
