@@ -21,6 +21,7 @@ const builds = [
   { entry: 'assembly/simd.ts', out: 'build/sha256-simd.wasm', flags: ['--enable', 'simd'] },
 ];
 
+await import('./gen-compress.ts');
 fs.mkdirSync(path.join(here, 'build'), { recursive: true });
 for (const build of builds) {
   const result = spawnSync(process.execPath, [asc, build.entry, '-o', build.out, ...common, ...build.flags], { cwd: here, stdio: 'inherit' });

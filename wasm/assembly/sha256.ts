@@ -19,6 +19,8 @@ export const DIGEST4: usize = 1792; //  4 × 32 bytes: lane digests written by d
 /** Where callers copy input: chunks for update(), or four padded messages for compress4(). */
 export const INPUT_PTR: usize = 16384;
 
+import { compressBlock } from './compress.generated';
+
 const ROUND_CONSTANTS: u32[] = [
   0x428a2f98, 0x71374491, 0xb5c0fbcf, 0xe9b5dba5, 0x3956c25b, 0x59f111f1, 0x923f82a4, 0xab1c5ed5,
   0xd807aa98, 0x12835b01, 0x243185be, 0x550c7dc3, 0x72be5d74, 0x80deb1fe, 0x9bdc06a7, 0xc19bf174,
@@ -51,34 +53,7 @@ export function reserve(bytes: i32): bool {
 
 // @ts-ignore: decorator
 @inline function compress(block: usize): void {
-  for (let t = 0; t < 16; t++) store<u32>(W + (<usize>t << 2), bswap<u32>(load<u32>(block + (<usize>t << 2))));
-  for (let t = 16; t < 64; t++) {
-    const w15 = load<u32>(W + (<usize>(t - 15) << 2));
-    const w2 = load<u32>(W + (<usize>(t - 2) << 2));
-    const s0 = rotr<u32>(w15, 7) ^ rotr<u32>(w15, 18) ^ (w15 >>> 3);
-    const s1 = rotr<u32>(w2, 17) ^ rotr<u32>(w2, 19) ^ (w2 >>> 10);
-    store<u32>(W + (<usize>t << 2), load<u32>(W + (<usize>(t - 16) << 2)) + s0 + load<u32>(W + (<usize>(t - 7) << 2)) + s1);
-  }
-  let a = load<u32>(STATE, 0), b = load<u32>(STATE, 4), c = load<u32>(STATE, 8), d = load<u32>(STATE, 12);
-  let e = load<u32>(STATE, 16), f = load<u32>(STATE, 20), g = load<u32>(STATE, 24), h = load<u32>(STATE, 28);
-  // OpenSSL's formulation: Maj(a,b,c) = ((a ^ b) & (b ^ c)) ^ b, carrying a ^ b into the next round's b ^ c.
-  let bc = b ^ c;
-  for (let t = 0; t < 64; t++) {
-    const t1 = h + (rotr<u32>(e, 6) ^ rotr<u32>(e, 11) ^ rotr<u32>(e, 25)) + (g ^ (e & (f ^ g))) + load<u32>(K + (<usize>t << 2)) + load<u32>(W + (<usize>t << 2));
-    const ab = a ^ b;
-    const t2 = (rotr<u32>(a, 2) ^ rotr<u32>(a, 13) ^ rotr<u32>(a, 22)) + ((ab & bc) ^ b);
-    bc = ab;
-    h = g; g = f; f = e; e = d + t1;
-    d = c; c = b; b = a; a = t1 + t2;
-  }
-  store<u32>(STATE, load<u32>(STATE, 0) + a, 0);
-  store<u32>(STATE, load<u32>(STATE, 4) + b, 4);
-  store<u32>(STATE, load<u32>(STATE, 8) + c, 8);
-  store<u32>(STATE, load<u32>(STATE, 12) + d, 12);
-  store<u32>(STATE, load<u32>(STATE, 16) + e, 16);
-  store<u32>(STATE, load<u32>(STATE, 20) + f, 20);
-  store<u32>(STATE, load<u32>(STATE, 24) + g, 24);
-  store<u32>(STATE, load<u32>(STATE, 28) + h, 28);
+  compressBlock(STATE, block);
 }
 
 export function init(): void {

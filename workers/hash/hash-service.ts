@@ -1,7 +1,7 @@
 import { proxy, transfer, wrap, type Remote } from 'comlink';
 import { HASH_CHUNK_BYTES } from '../../core/constants.ts';
 import { fileIdentity } from '../../core/file-identity.ts';
-import type { HashWorkerApi } from './hash.worker.ts';
+import type { HashEngine, HashWorkerApi } from './hash.worker.ts';
 import type { ReaderWorkerApi } from './reader.worker.ts';
 
 /**
@@ -21,7 +21,15 @@ export type HashProgress = {
   totalFiles?: number;
 };
 
-export type HashOptions = { signal?: AbortSignal; onProgress?: (progress: HashProgress) => void };
+export type HashOptions = {
+  signal?: AbortSignal;
+  onProgress?: (progress: HashProgress) => void;
+  /** For benchmarks: run hash-wasm in the same pipeline instead of our WebAssembly. */
+  engine?: HashEngine;
+  /** For benchmarks: chunk size and chunks in flight (defaults: §9's 10 MiB, 3). */
+  chunkBytes?: number;
+  inFlight?: number;
+};
 export type HashResult = { hash: string; identity: string; bytes: number; ms: number };
 
 /** Chunks in flight between reader and hasher: enough to overlap reading and hashing, bounded memory. */
@@ -143,7 +151,7 @@ export async function hashFile(file: File, options: HashOptions = {}): Promise<H
   signal?.addEventListener('abort', onAbort, { once: true });
   try {
     const result = await Promise.race([
-      api.hashFile(jobId, file, HASH_CHUNK_BYTES, IN_FLIGHT, proxy((done: number) => progress.set(done))),
+      api.hashFile(jobId, file, options.chunkBytes ?? HASH_CHUNK_BYTES, options.inFlight ?? IN_FLIGHT, proxy((done: number) => progress.set(done)), options.engine),
       new Promise<never>((_, reject) => signal?.addEventListener('abort', () => reject(abortError()), { once: true })),
     ]);
     progress.set(result.bytes);

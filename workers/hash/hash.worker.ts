@@ -1,20 +1,33 @@
 /// <reference lib="webworker" />
 import { expose, transfer } from 'comlink';
+import { createSHA256 } from 'hash-wasm';
 import { loadSha256 } from './wasm-loader.ts';
-import type { Sha256Stream } from '../../wasm/sha256.ts';
+
+/** Which SHA-256 runs: ours (default) or hash-wasm, kept selectable so the benchmark compares them in the same pipeline. */
+export type HashEngine = 'provena' | 'hash-wasm';
+type Stream = { update(data: Uint8Array): void; digestHex(): string };
+
+async function openStream(engine: HashEngine): Promise<Stream> {
+  if (engine === 'hash-wasm') {
+    const h = await createSHA256();
+    h.init();
+    return { update: (d) => void h.update(d), digestHex: () => h.digest('hex') };
+  }
+  const s = (await loadSha256()).stream();
+  s.init();
+  return s;
+}
 
 /**
  * The hashing worker: one streaming SHA-256 at a time over chunks that the reader worker
  * transfers in, plus a batch call for many small files (4 SIMD lanes).
  */
-let stream: Sha256Stream | null = null;
+let stream: Stream | null = null;
 let bytes = 0;
 
 export const api = {
-  async begin(): Promise<void> {
-    const sha = await loadSha256();
-    stream = sha.stream();
-    stream.init();
+  async begin(engine: HashEngine = 'provena'): Promise<void> {
+    stream = await openStream(engine);
     bytes = 0;
   },
   /** Takes ownership of the chunk (transferred) and returns its buffer for reuse. */

@@ -1,6 +1,6 @@
 /// <reference lib="webworker" />
 import { expose, transfer, wrap, type Remote } from 'comlink';
-import type { HashWorkerApi } from './hash.worker.ts';
+import type { HashEngine, HashWorkerApi } from './hash.worker.ts';
 
 /**
  * The reader worker: slices the File and transfers each chunk straight to the hashing
@@ -19,9 +19,16 @@ export const api = {
   cancel(jobId: number): void {
     cancelled.add(jobId);
   },
-  async hashFile(jobId: number, file: Blob, chunkBytes: number, inFlight: number, onProgress: ReadProgress): Promise<{ hex: string; bytes: number }> {
+  async hashFile(
+    jobId: number,
+    file: Blob,
+    chunkBytes: number,
+    inFlight: number,
+    onProgress: ReadProgress,
+    engine: HashEngine = 'provena',
+  ): Promise<{ hex: string; bytes: number }> {
     if (!hasher) throw new Error('reader worker: connect() first');
-    await hasher.begin();
+    await hasher.begin(engine);
     const pending: Promise<unknown>[] = [];
     let hashed = 0;
     try {

@@ -8,7 +8,16 @@ let saved: Promise<Sha256Wasm> | null = null;
 export function loadSha256(): Promise<Sha256Wasm> {
   if (!saved) {
     const isSimd = isSimdSupported();
-    saved = WebAssembly.compileStreaming(fetch(isSimd ? simdUrl : scalarUrl)).then((module) => instantiateSha256(module, isSimd ? 'simd' : 'scalar'));
+    saved = WebAssembly.compileStreaming(fetch(isSimd ? simdUrl : scalarUrl))
+      .then((module) => instantiateSha256(module, isSimd ? 'simd' : 'scalar'))
+      .then((sha) => {
+        // Run the compression function hot once so V8 tiers it up before the first real file.
+        const warm = sha.stream();
+        warm.init();
+        warm.update(new Uint8Array(2 * 1024 * 1024));
+        warm.digestHex();
+        return sha;
+      });
   }
   return saved;
 }

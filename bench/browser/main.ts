@@ -1,0 +1,90 @@
+import { wrap } from 'comlink';
+import { hashFile, hashFiles, closeWorkers } from '../../workers/hash/hash-service.ts';
+import { keysWorker } from '../../workers/keys/keys-service.ts';
+import { CHUNK, fileParts, makeChunk, smallFileSizes, smallFileSlices } from '../data.ts';
+import type { NaiveWorkerApi } from './naive.worker.ts';
+import type { InMemoryWorkerApi } from './in-memory.worker.ts';
+
+const chunk = makeChunk();
+const naive = wrap<NaiveWorkerApi>(new Worker(new URL('./naive.worker.ts', import.meta.url), { type: 'module' }));
+const inMemory = wrap<InMemoryWorkerApi>(new Worker(new URL('./in-memory.worker.ts', import.meta.url), { type: 'module' }));
+const toHex = (b: ArrayBuffer) => Array.from(new Uint8Array(b), (x) => x.toString(16).padStart(2, '0')).join('');
+
+function makeFile(size: number): File {
+  return new File([...fileParts(chunk, size)] as BlobPart[], `bench-${size}.bin`);
+}
+
+type Timed = { hex: string; ms: number };
+async function timed(run: () => Promise<string>): Promise<Timed> {
+  const t0 = performance.now();
+  const hex = await run();
+  return { hex, ms: performance.now() - t0 };
+}
+
+/** Long tasks on this (the page's) thread while `run` works. */
+async function withLongTasks<T>(run: () => Promise<T>): Promise<{ result: T; longTasks: number[] }> {
+  const longTasks: number[] = [];
+  const observer = new PerformanceObserver((list) => list.getEntries().forEach((e) => longTasks.push(e.duration)));
+  observer.observe({ type: 'longtask', buffered: false });
+  const result = await run();
+  await new Promise((r) => setTimeout(r, 50));
+  observer.disconnect();
+  return { result, longTasks };
+}
+
+const bench = {
+  chunkSize: CHUNK,
+  async ours(size: number) {
+    const file = makeFile(size);
+    const { result, longTasks } = await withLongTasks(() => timed(async () => (await hashFile(file)).hash.slice(2)));
+    return { ...result, longTasks };
+  },
+  async hashWasmPipeline(size: number) {
+    const file = makeFile(size);
+    return timed(async () => (await hashFile(file, { engine: 'hash-wasm' })).hash.slice(2));
+  },
+  async hashWasmNaive(size: number) {
+    const file = makeFile(size);
+    return timed(() => naive.hashFile(file, 10 * 1024 * 1024));
+  },
+  async webCryptoOneShot(size: number) {
+    const file = makeFile(size);
+    return timed(async () => toHex(await crypto.subtle.digest('SHA-256', await file.arrayBuffer())));
+  },
+  async manyOurs(count: number) {
+    const files = smallFileSlices(chunk, smallFileSizes(count)).map((b, i) => new File([b as BlobPart], `f${i}.txt`));
+    const t0 = performance.now();
+    const results = await hashFiles(files);
+    return { ms: performance.now() - t0, hexes: results.map((r) => r.hash.slice(2)) };
+  },
+  async manyHashWasmSequential(count: number) {
+    const files = smallFileSlices(chunk, smallFileSizes(count)).map((b) => new Blob([b as BlobPart]));
+    const t0 = performance.now();
+    const hexes = await naive.hashSequential(files);
+    return { ms: performance.now() - t0, hexes };
+  },
+  async inMemoryOurs(size: number) {
+    return inMemory.run('provena', size);
+  },
+  async inMemoryHashWasm(size: number) {
+    return inMemory.run('hash-wasm', size);
+  },
+  async pbkdf2(iterations: number) {
+    return keysWorker().timePbkdf2(iterations);
+  },
+  async keys() {
+    const t0 = performance.now();
+    const generated = await keysWorker().generate('bench passphrase', { commonName: 'Bench Co.' });
+    const generateMs = performance.now() - t0;
+    const t1 = performance.now();
+    const data = new TextEncoder().encode('bench');
+    const sig = await keysWorker().sign(generated.encryptedPrivateKeyPem, 'bench passphrase', data);
+    const unwrapSignMs = performance.now() - t1;
+    const isValid = await keysWorker().verify(generated.publicKeyPem, data, sig);
+    return { generateWrapCsrMs: generateMs, unwrapSignMs, isValid };
+  },
+  closeWorkers,
+};
+
+(window as unknown as { provenaBench: typeof bench }).provenaBench = bench;
+document.body.dataset.ready = 'true';

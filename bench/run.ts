@@ -1,0 +1,209 @@
+/**
+ * npm run bench [-- --quick]
+ * Hashing and key benchmarks against named baselines, side by side in one run, in Node
+ * and in headless Chromium. Every timed run checks its digest. Results: a table on stdout
+ * and JSON under bench/results/. Quick mode (CI) fails only on a wrong digest or when our
+ * browser pipeline falls below hash-wasm's best use in the same run.
+ */
+import { createHash } from 'node:crypto';
+import fs from 'node:fs';
+import http from 'node:http';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { createSHA256 } from 'hash-wasm';
+import { sha256 as nobleSha256 } from '@noble/hashes/sha2.js';
+import { chromium } from 'playwright-core';
+import { build } from 'vite';
+import { loadSha256Node } from '../wasm/load-node.ts';
+import { fileParts, makeChunk, smallFileSizes, smallFileSlices } from './data.ts';
+
+const root = path.dirname(path.dirname(fileURLToPath(import.meta.url)));
+const isQuick = process.argv.includes('--quick');
+const MiB = 1024 * 1024;
+const FILE_SIZES = isQuick ? [1 * MiB, 64 * MiB, 256 * MiB] : [1 * MiB, 64 * MiB, 512 * MiB, 2048 * MiB];
+const NODE_SIZES = isQuick ? [1 * MiB, 64 * MiB] : [1 * MiB, 64 * MiB, 512 * MiB];
+const SMALL_FILES = isQuick ? 2000 : 20000;
+const REPEATS = isQuick ? 2 : 3;
+
+type Row = { suite: string; case: string; engine: string; baseline: boolean; bytes: number; ms: number; mbPerSecond: number; isDigestOk: boolean };
+const rows: Row[] = [];
+const failures: string[] = [];
+const chunk = makeChunk();
+
+function expectedDigest(size: number): string {
+  const h = createHash('sha256');
+  for (const part of fileParts(chunk, size)) h.update(part);
+  return h.digest('hex');
+}
+
+function record(row: Omit<Row, 'mbPerSecond'>) {
+  const full = { ...row, mbPerSecond: row.bytes / 1e6 / (row.ms / 1000) };
+  rows.push(full);
+  if (!row.isDigestOk) failures.push(`wrong digest: ${row.suite} ${row.case} ${row.engine}`);
+  console.log(`${row.suite.padEnd(8)} ${row.case.padEnd(22)} ${row.engine.padEnd(34)} ${full.mbPerSecond.toFixed(1).padStart(8)} MB/s ${row.ms.toFixed(0).padStart(7)} ms${row.isDigestOk ? '' : '  WRONG DIGEST'}`);
+}
+
+/** Best of `REPEATS` runs. */
+async function best<T extends { ms: number }>(run: () => Promise<T>): Promise<T> {
+  let top: T | null = null;
+  for (let i = 0; i < REPEATS; i++) {
+    const r = await run();
+    if (!top || r.ms < top.ms) top = r;
+  }
+  return top!;
+}
+
+async function nodeSuite() {
+  const ours = await loadSha256Node();
+  const hw = await createSHA256();
+  for (const size of NODE_SIZES) {
+    const expected = expectedDigest(size);
+    const engines: Array<[string, boolean, () => string]> = [
+      [`provena-wasm-${ours.flavour}`, false, () => { const s = ours.stream(); s.init(); for (const p of fileParts(chunk, size)) s.update(p); return s.digestHex(); }],
+      ['hash-wasm', true, () => { hw.init(); for (const p of fileParts(chunk, size)) hw.update(p); return hw.digest('hex'); }],
+      ['@noble/hashes', true, () => { const h = nobleSha256.create(); for (const p of fileParts(chunk, size)) h.update(p); return Buffer.from(h.digest()).toString('hex'); }],
+      ['node:crypto (OpenSSL, native)', true, () => { const h = createHash('sha256'); for (const p of fileParts(chunk, size)) h.update(p); return h.digest('hex'); }],
+    ];
+    for (const [engine, baseline, run] of engines) {
+      if (engine === '@noble/hashes' && size > 64 * MiB) continue;
+      const r = await best(async () => { const t0 = performance.now(); const hex = run(); return { hex, ms: performance.now() - t0 }; });
+      record({ suite: 'node', case: `one file ${size / MiB} MiB`, engine, baseline, bytes: size, ms: r.ms, isDigestOk: r.hex === expected });
+    }
+  }
+  const sizes = smallFileSizes(SMALL_FILES);
+  const files = smallFileSlices(chunk, sizes);
+  const total = sizes.reduce((a, b) => a + b, 0);
+  const expected = files.map((f) => createHash('sha256').update(f).digest('hex'));
+  const label = `${SMALL_FILES} files 1–64 KiB`;
+  const many: Array<[string, boolean, () => string[]]> = [
+    [`provena-wasm-${ours.flavour} 4 lanes`, false, () => ours.hashMany(files)],
+    ['hash-wasm one by one', true, () => files.map((f) => { hw.init(); hw.update(f); return hw.digest('hex'); })],
+    ['node:crypto one by one', true, () => files.map((f) => createHash('sha256').update(f).digest('hex'))],
+  ];
+  for (const [engine, baseline, run] of many) {
+    const r = await best(async () => { const t0 = performance.now(); const hexes = run(); return { hexes, ms: performance.now() - t0 }; });
+    record({ suite: 'node', case: label, engine, baseline, bytes: total, ms: r.ms, isDigestOk: r.hexes.every((h, i) => h === expected[i]) });
+  }
+}
+
+async function serve(dir: string): Promise<{ url: string; close(): void }> {
+  const types: Record<string, string> = { '.html': 'text/html', '.js': 'text/javascript', '.wasm': 'application/wasm', '.css': 'text/css' };
+  const server = http.createServer((req, res) => {
+    const file = path.join(dir, decodeURIComponent((req.url ?? '/').split('?')[0]!.replace(/^\/$/, '/index.html')));
+    if (!file.startsWith(dir) || !fs.existsSync(file)) {
+      res.writeHead(404).end();
+      return;
+    }
+    res.writeHead(200, { 'content-type': types[path.extname(file)] ?? 'application/octet-stream' });
+    fs.createReadStream(file).pipe(res);
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  const address = server.address() as { port: number };
+  return { url: `http://127.0.0.1:${address.port}/`, close: () => server.close() };
+}
+
+type BrowserBench = Record<string, (...args: number[]) => Promise<never>>;
+
+async function browserSuite(): Promise<Record<string, unknown>> {
+  const outDir = path.join(root, 'dist', 'bench');
+  await build({ root: path.join(root, 'bench', 'browser'), configFile: false, logLevel: 'warn', build: { outDir, emptyOutDir: true, target: 'es2023' }, worker: { format: 'es' } });
+  const server = await serve(outDir);
+  const browser = await chromium.launch({
+    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run', '--disable-quic'],
+  });
+  const extra: Record<string, unknown> = {};
+  try {
+    const page = await browser.newPage();
+    await page.goto(server.url);
+    await page.waitForFunction(() => document.body.dataset.ready === 'true');
+    const call = <T>(name: string, ...args: number[]) =>
+      page.evaluate(([n, a]) => ((window as unknown as { provenaBench: BrowserBench }).provenaBench[n as string]!)(...(a as number[])), [name, args] as const) as Promise<T>;
+    for (const size of FILE_SIZES) {
+      const expected = expectedDigest(size);
+      const engines: Array<[string, string, boolean]> = [
+        ['ours', 'provena pipeline (reader → wasm worker)', false],
+        ['hashWasmPipeline', 'hash-wasm, same pipeline (best use)', true],
+        ['hashWasmNaive', 'hash-wasm, one worker reads+hashes', true],
+        ['webCryptoOneShot', 'WebCrypto one-shot (whole file)', true],
+      ];
+      for (const [fn, engine, baseline] of engines) {
+        if (fn === 'webCryptoOneShot' && size > 512 * MiB) continue;
+        const r = await best(() => call<{ hex: string; ms: number; longTasks?: number[] }>(fn, size));
+        record({ suite: 'chromium', case: `one file ${size / MiB} MiB`, engine, baseline, bytes: size, ms: r.ms, isDigestOk: r.hex === expected });
+        if (fn === 'ours') extra[`longTasksDuringHash_${size / MiB}MiB`] = r.longTasks;
+      }
+    }
+    {
+      const size = 128 * MiB;
+      const data = new Uint8Array(size);
+      for (let i = 0; i < size; i += 4096) data[i] = i & 0xff;
+      const expected = createHash('sha256').update(data).digest('hex');
+      for (const [fn, engine, baseline] of [
+        ['inMemoryOurs', 'provena wasm (data in worker memory)', false],
+        ['inMemoryHashWasm', 'hash-wasm (data in worker memory)', true],
+      ] as const) {
+        const r = await best(() => call<{ hex: string; ms: number }>(fn, size));
+        record({ suite: 'chromium', case: 'in memory 128 MiB', engine, baseline, bytes: size, ms: r.ms, isDigestOk: r.hex === expected });
+      }
+    }
+    const sizes = smallFileSizes(SMALL_FILES);
+    const files = smallFileSlices(chunk, sizes);
+    const expected = files.map((f) => createHash('sha256').update(f).digest('hex'));
+    const total = sizes.reduce((a, b) => a + b, 0);
+    for (const [fn, engine, baseline] of [
+      ['manyOurs', 'provena hashFiles (pool, 4 lanes)', false],
+      ['manyHashWasmSequential', 'hash-wasm one by one', true],
+    ] as const) {
+      const r = await best(() => call<{ ms: number; hexes: string[] }>(fn, SMALL_FILES));
+      record({ suite: 'chromium', case: `${SMALL_FILES} files 1–64 KiB`, engine, baseline, bytes: total, ms: r.ms, isDigestOk: r.hexes.every((h, i) => h === expected[i]) });
+    }
+    extra.pbkdf2_100000_ms = await best(async () => ({ ms: await call<number>('pbkdf2', 100_000) })).then((r) => r.ms);
+    extra.keys = await call('keys');
+    console.log(`chromium PBKDF2-HMAC-SHA256 100000 (WebCrypto, keys worker): ${(extra.pbkdf2_100000_ms as number).toFixed(1)} ms`);
+    console.log(`chromium keys: ${JSON.stringify(extra.keys)}`);
+    extra.chromium = browser.version();
+  } finally {
+    await browser.close();
+    server.close();
+  }
+  return extra;
+}
+
+const started = new Date();
+console.log(`Provena bench (${isQuick ? 'quick' : 'full'}) on ${os.cpus()[0]?.model ?? 'unknown CPU'} × ${os.cpus().length}, Node ${process.version}`);
+await nodeSuite();
+const browserExtra = await browserSuite();
+
+// Ratios the issue sets targets for, measured in this run.
+const rate = (suite: string, c: string, engine: string) => rows.find((r) => r.suite === suite && r.case === c && r.engine === engine)?.mbPerSecond ?? NaN;
+const largest = `one file ${FILE_SIZES.at(-1)! / MiB} MiB`;
+const ratios = {
+  largestFile: largest,
+  oursMBps: rate('chromium', largest, 'provena pipeline (reader → wasm worker)'),
+  vsHashWasmBest: rate('chromium', largest, 'provena pipeline (reader → wasm worker)') / rate('chromium', largest, 'hash-wasm, same pipeline (best use)'),
+  vsHashWasmNaive: rate('chromium', largest, 'provena pipeline (reader → wasm worker)') / rate('chromium', largest, 'hash-wasm, one worker reads+hashes'),
+  inMemoryVsHashWasm: rate('chromium', 'in memory 128 MiB', 'provena wasm (data in worker memory)') / rate('chromium', 'in memory 128 MiB', 'hash-wasm (data in worker memory)'),
+  manyFilesVsHashWasmSequential:
+    rate('chromium', `${SMALL_FILES} files 1–64 KiB`, 'provena hashFiles (pool, 4 lanes)') / rate('chromium', `${SMALL_FILES} files 1–64 KiB`, 'hash-wasm one by one'),
+};
+console.log(`ratios: ${JSON.stringify(ratios)}`);
+const longTasks = Object.values(browserExtra).filter(Array.isArray).flat() as number[];
+console.log(`page long tasks (>50 ms) during our hashing: ${longTasks.length ? longTasks.map((d) => d.toFixed(0)).join(', ') : 'none'}`);
+
+// Fails only on wrong digests or on falling below hash-wasm's best use in this run. Our engine
+// must beat hash-wasm on the same data in worker memory; end to end from a File both pipelines are
+// bound by Blob reads on this 2-core class of machine, so there ours may not fall more than 10 %
+// below (timer and scheduling noise) without the run failing.
+if (ratios.inMemoryVsHashWasm < 1) failures.push(`our WebAssembly is slower than hash-wasm in worker memory: ratio ${ratios.inMemoryVsHashWasm.toFixed(3)}`);
+if (ratios.vsHashWasmBest < 0.9) failures.push(`our pipeline (${ratios.oursMBps.toFixed(1)} MB/s) fell below hash-wasm's best use: ratio ${ratios.vsHashWasmBest.toFixed(3)}`);
+
+fs.mkdirSync(path.join(root, 'bench', 'results'), { recursive: true });
+const out = path.join(root, 'bench', 'results', `hash-${isQuick ? 'quick' : 'full'}-${started.toISOString().replace(/[:.]/g, '-')}.json`);
+fs.writeFileSync(out, JSON.stringify({ mode: isQuick ? 'quick' : 'full', started: started.toISOString(), cpu: os.cpus()[0]?.model, cores: os.cpus().length, node: process.version, rows, ratios, ...browserExtra }, null, 2));
+console.log(`results: ${path.relative(root, out)}`);
+if (failures.length) {
+  console.error(`bench FAILED:\n  - ${failures.join('\n  - ')}`);
+  process.exit(1);
+}
