@@ -168,9 +168,22 @@ async function browserSuite(): Promise<Record<string, unknown>> {
       const r = await best(() => call<{ ms: number; hexes: string[] }>(fn, SMALL_FILES));
       record({ suite: 'chromium', case: `${SMALL_FILES} files 1–64 KiB`, engine, baseline, bytes: total, ms: r.ms, isDigestOk: r.hexes.every((h, i) => h === expected[i]) });
     }
+    {
+      const size = 256 * MiB;
+      const check = await call<{ hex: string; updates: number; maxGapMs: number; last: { bytes: number }; cancelError: string; cancelMs: number; afterCancelHex: string }>('checkProgressAndCancel', size);
+      extra.progressAndCancel = check;
+      console.log(`chromium progress: ${check.updates} updates, largest gap ${check.maxGapMs.toFixed(0)} ms; cancel: ${check.cancelError} after ${check.cancelMs.toFixed(0)} ms`);
+      if (check.hex !== expectedDigest(size) || check.afterCancelHex !== expectedDigest(1024 * 1024)) failures.push('wrong digest around the progress/cancel check');
+      if (check.last.bytes !== size) failures.push(`last progress update reports ${check.last.bytes} of ${size} bytes`);
+      // 250 ms cadence from a timer; allow for a busy 2-core machine.
+      if (check.maxGapMs > 400) failures.push(`progress updates ${check.maxGapMs.toFixed(0)} ms apart (must be about every 250 ms)`);
+      if (check.cancelError !== 'AbortError') failures.push(`cancel did not end the work with AbortError (${check.cancelError || 'it finished'})`);
+    }
     extra.pbkdf2_100000_ms = await best(async () => ({ ms: await call<number>('pbkdf2', 100_000) })).then((r) => r.ms);
     extra.keys = await call('keys');
     console.log(`chromium PBKDF2-HMAC-SHA256 100000 (WebCrypto, keys worker): ${(extra.pbkdf2_100000_ms as number).toFixed(1)} ms`);
+    if ((extra.pbkdf2_100000_ms as number) >= 150) failures.push(`PBKDF2 100000 took ${(extra.pbkdf2_100000_ms as number).toFixed(0)} ms (target < 150 ms)`);
+    if (!(extra.keys as { isValid: boolean }).isValid) failures.push('keys worker: signature did not verify');
     console.log(`chromium keys: ${JSON.stringify(extra.keys)}`);
     extra.chromium = browser.version();
   } finally {

@@ -10,8 +10,17 @@ const naive = wrap<NaiveWorkerApi>(new Worker(new URL('./naive.worker.ts', impor
 const inMemory = wrap<InMemoryWorkerApi>(new Worker(new URL('./in-memory.worker.ts', import.meta.url), { type: 'module' }));
 const toHex = (b: ArrayBuffer) => Array.from(new Uint8Array(b), (x) => x.toString(16).padStart(2, '0')).join('');
 
+/**
+ * One File per size, reused by every engine: Chromium keeps blob data in a bounded store, and
+ * fresh multi-hundred-MiB blobs per run exhaust it (NotReadableError) before old ones are collected.
+ */
+let cached: File | null = null;
 function makeFile(size: number): File {
-  return new File([...fileParts(chunk, size)] as BlobPart[], `bench-${size}.bin`);
+  if (cached?.size !== size) {
+    cached = null;
+    cached = new File([...fileParts(chunk, size)] as BlobPart[], `bench-${size}.bin`);
+  }
+  return cached;
 }
 
 type Timed = { hex: string; ms: number };
@@ -82,6 +91,27 @@ const bench = {
     const unwrapSignMs = performance.now() - t1;
     const isValid = await keysWorker().verify(generated.publicKeyPem, data, sig);
     return { generateWrapCsrMs: generateMs, unwrapSignMs, isValid };
+  },
+  /** Behaviour checks run by the quick bench: progress cadence and cancellation. */
+  async checkProgressAndCancel(size: number) {
+    const file = makeFile(size);
+    const stamps: Array<{ t: number; bytes: number; mbPerSecond: number; secondsLeft: number | null }> = [];
+    const result = await hashFile(file, { onProgress: (p) => stamps.push({ t: performance.now(), bytes: p.bytes, mbPerSecond: p.mbPerSecond, secondsLeft: p.secondsLeft }) });
+    const gaps = stamps.slice(1).map((s, i) => s.t - stamps[i]!.t);
+    const controller = new AbortController();
+    const cancelled = hashFile(makeFile(size), { signal: controller.signal });
+    setTimeout(() => controller.abort(), 150);
+    let cancelError = '';
+    const t0 = performance.now();
+    try {
+      await cancelled;
+    } catch (error) {
+      cancelError = (error as Error).name;
+    }
+    const cancelMs = performance.now() - t0;
+    // After a cancel the next hash starts fresh workers and is still right.
+    const after = await hashFile(new File([chunk.subarray(0, 1024 * 1024) as BlobPart], 'after.bin'));
+    return { hex: result.hash.slice(2), updates: stamps.length, maxGapMs: Math.max(...gaps), last: stamps.at(-1), cancelError, cancelMs, afterCancelHex: after.hash.slice(2) };
   },
   closeWorkers,
 };
