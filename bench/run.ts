@@ -171,11 +171,20 @@ async function browserSuite(): Promise<Record<string, unknown>> {
       const data = new Uint8Array(size);
       for (let i = 0; i < size; i += 4096) data[i] = i & 0xff;
       const expected = createHash('sha256').update(data).digest('hex');
-      for (const [fn, engine, baseline] of [
+      const engines = [
         ['inMemoryOurs', 'provena wasm (data in worker memory)', false],
         ['inMemoryHashWasm', 'hash-wasm (data in worker memory)', true],
-      ] as const) {
-        const r = await best(() => call<{ hex: string; ms: number }>(fn, size));
+      ] as const;
+      // Interleaved repeats, best of each.
+      const bestOf = new Map<string, { hex: string; ms: number }>();
+      for (let repeat = 0; repeat < REPEATS; repeat++) {
+        for (const [fn] of repeat % 2 ? [...engines].reverse() : engines) {
+          const r = await call<{ hex: string; ms: number }>(fn, size);
+          if (!bestOf.has(fn) || r.ms < bestOf.get(fn)!.ms) bestOf.set(fn, r);
+        }
+      }
+      for (const [fn, engine, baseline] of engines) {
+        const r = bestOf.get(fn)!;
         record({ suite: 'chromium', case: 'in memory 128 MiB', engine, baseline, bytes: size, ms: r.ms, isDigestOk: r.hex === expected });
       }
     }
