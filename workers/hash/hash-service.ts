@@ -164,10 +164,13 @@ export async function hashFile(file: File, options: HashOptions = {}): Promise<H
   }
 }
 
-/** Pool size: leave the page a core; four hashing workers are plenty for disk and memory bandwidth. */
+/**
+ * Pool size: one worker per core beyond the page's, at least two (while one waits on Blob
+ * reads the other hashes), at most four (plenty for disk and memory bandwidth).
+ */
 function poolSize(): number {
   const cores = typeof navigator !== 'undefined' ? navigator.hardwareConcurrency || 2 : 2;
-  return Math.max(1, Math.min(4, cores - 1));
+  return Math.max(2, Math.min(4, cores - 1));
 }
 
 /** Hashes many files (a folder, a source tree), results in the same order as `files`. */
