@@ -205,3 +205,22 @@ export function verifyConsistency(first: number, second: number, firstRoot: Uint
   }
   return sn === 0 && equalBytes(fr, firstRoot) && equalBytes(sr, secondRoot);
 }
+
+// Function forms over a plain list of leaf hashes, for callers that hold the list themselves.
+export function rootFromLeaves(leaves: readonly Uint8Array[], from = 0, to = leaves.length): Uint8Array {
+  return rootOf(leaves.slice(from, to));
+}
+
+export function inclusionProof(leaves: readonly Uint8Array[], index: number, size = leaves.length): Uint8Array[] {
+  return logOf(leaves, size).inclusionProof(index, size);
+}
+
+export function consistencyProof(leaves: readonly Uint8Array[], oldSize: number, newSize = leaves.length): Uint8Array[] {
+  return logOf(leaves, newSize).consistencyProof(oldSize, newSize);
+}
+
+function logOf(leaves: readonly Uint8Array[], size: number): MerkleLog {
+  const log = new MerkleLog();
+  for (const h of leaves.slice(0, size)) log.append(h);
+  return log;
+}
