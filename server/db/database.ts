@@ -7,12 +7,14 @@ import { Migrator, type Migration } from 'kysely/migration';
 import type { Database } from './schema.ts';
 import type { Dialect } from './dialect.ts';
 import { accounts } from './migrations/0001-accounts.ts';
+import { ledger } from './migrations/0002-ledger.ts';
 
 export type Db = Kysely<Database>;
 
 function migrations(dialect: Dialect): Record<string, Migration> {
   return {
     '0001-accounts': accounts(dialect),
+    '0002-ledger': ledger(dialect),
   };
 }
 

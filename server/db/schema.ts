@@ -55,10 +55,57 @@ export type RateLimitsTable = {
   count: number;
 };
 
+export type LedgerKeysTable = { key_id: string; spki: string; pkcs8: string; created_at: number };
+
+export type LedgerEntriesTable = {
+  id: Generated<number>;
+  dna: string;
+  record: string;
+  leaf_hash: string;
+  file_hash: string;
+  salt: string;
+  kind: string;
+  enterprise_name: string;
+  registrant_user_id: number | null;
+  registered_at: number;
+  leaf_index: number | null;
+  block_height: number | null;
+};
+
+export type LedgerBlocksTable = {
+  height: number;
+  hash: string;
+  prev_hash: string;
+  tree_size: number;
+  root: string;
+  sealed_at: number;
+  key_id: string;
+  header: string;
+  signature: string;
+  entry_count: number;
+};
+
+/** Proof certificate jobs: status 1–4 generating, 5 generated, 6 regenerated (§3). */
+export type ProofsTable = {
+  dna: string;
+  status: number;
+  generation: Generated<number>;
+  valid_ms: number;
+  issued_at: number | null;
+  expires_at: number | null;
+  pdf: Uint8Array | null;
+  error: string | null;
+  updated_at: number;
+};
+
 export type Database = {
   users: UsersTable;
   sessions: SessionsTable;
   sms_codes: SmsCodesTable;
   sms_outbox: SmsOutboxTable;
   rate_limits: RateLimitsTable;
+  ledger_keys: LedgerKeysTable;
+  ledger_entries: LedgerEntriesTable;
+  ledger_blocks: LedgerBlocksTable;
+  proofs: ProofsTable;
 };

@@ -1,0 +1,311 @@
+/**
+ * The proof package (format "provena-proof", version 1): everything needed to check a
+ * registration offline, gzip'd JSON embedded in the PDF certificate. docs/proof-format.md
+ * describes every field; this module encodes, decodes and verifies it.
+ *
+ * The scheme is a salted hash commitment in a signed, append-only Merkle log. It is not
+ * a zero-knowledge proof, whatever the §7 paths (`zkp-proof-…`) are called.
+ */
+import type { ErrorKey } from '../errors.ts';
+import { equalBytes, fromBase64, fromHex, toHex, utf8 } from './bytes.ts';
+import { blockHash, encodeHeader, importPublicKey, isBlockHeader, keyId, verifyText, type BlockHeader } from './block.ts';
+import { leafHash, rootFromInclusionProof } from './merkle.ts';
+import { assetDna, DNA_PATTERN, fileCommitment, parseRecord, type LedgerRecord } from './record.ts';
+
+export const PACKAGE_FORMAT = 'provena-proof';
+export const PACKAGE_VERSION = 1;
+/** The PDF attachment's file name. */
+export const PACKAGE_ATTACHMENT_NAME = 'provena-proof.json.gz';
+
+/** What the platform signs when it issues (or re-issues) a certificate: binds the expiry. */
+export type ProofStatement = {
+  v: 1;
+  asset_dna: string;
+  leaf_hash: string;
+  block_height: number;
+  block_hash: string;
+  issued_at: number;
+  expires_at: number;
+};
+
+export function encodeStatement(s: ProofStatement): string {
+  return JSON.stringify({ v: s.v, type: 'provena-proof-statement', asset_dna: s.asset_dna, leaf_hash: s.leaf_hash, block_height: s.block_height, block_hash: s.block_hash, issued_at: s.issued_at, expires_at: s.expires_at });
+}
+
+export type Anchor = { chain_id: number; tx_hash: string; block_number: number; contract?: string };
+
+export type ProofPackage = {
+  format: typeof PACKAGE_FORMAT;
+  version: typeof PACKAGE_VERSION;
+  asset_dna: string;
+  /** §3 file identity of the original: 0x + SHA-256 hex + lowercase extension. */
+  file_hash: string;
+  /** Hex, 32 bytes: opens the record's commitment. */
+  salt: string;
+  /** The leaf input, exactly as hashed. */
+  record: string;
+  leaf_index: number;
+  block: { header: BlockHeader; hash: string; signature: string };
+  /** RFC 6962 audit path from the leaf to block.header.root (tree size block.header.tree_size). */
+  inclusion: string[];
+  platform_key: { key_id: string; algorithm: 'ECDSA-P256-SHA256'; spki: string };
+  statement: ProofStatement & { signature: string };
+  anchor: Anchor | null;
+  /** Where the entry can be seen online (informative, not verified). */
+  explorer_url: string;
+};
+
+// ---- gzip (CompressionStream: browsers, workers and Node 18+) --------------------------
+
+async function pipe(bytes: Uint8Array, stream: CompressionStream | DecompressionStream): Promise<Uint8Array> {
+  const out = new Response(new Blob([bytes as Uint8Array<ArrayBuffer>]).stream().pipeThrough(stream));
+  return new Uint8Array(await out.arrayBuffer());
+}
+
+export async function gzip(bytes: Uint8Array): Promise<Uint8Array> {
+  return pipe(bytes, new CompressionStream('gzip'));
+}
+
+export async function gunzip(bytes: Uint8Array): Promise<Uint8Array> {
+  return pipe(bytes, new DecompressionStream('gzip'));
+}
+
+export async function encodePackage(pkg: ProofPackage): Promise<Uint8Array> {
+  return gzip(utf8.encode(JSON.stringify(pkg)));
+}
+
+export class PackageFormatError extends Error {}
+
+const HEX64 = /^[0-9a-f]{64}$/;
+const IDENTITY = /^0x([0-9a-f]{64})((?:\.[a-z0-9]{1,16})?)$/;
+
+/** Gunzips and validates the shape; throws PackageFormatError (→ gzip_invalid_header). */
+export async function decodePackage(bytes: Uint8Array): Promise<ProofPackage> {
+  if (bytes.length < 18 || bytes[0] !== 0x1f || bytes[1] !== 0x8b || bytes[2] !== 8) throw new PackageFormatError('not a gzip stream');
+  let text: string;
+  try {
+    text = utf8.decode(await gunzip(bytes));
+  } catch {
+    throw new PackageFormatError('gzip stream is damaged');
+  }
+  let v: unknown;
+  try {
+    v = JSON.parse(text);
+  } catch {
+    throw new PackageFormatError('package is not JSON');
+  }
+  const p = v as ProofPackage;
+  const isOk =
+    typeof v === 'object' && v !== null &&
+    p.format === PACKAGE_FORMAT && p.version === PACKAGE_VERSION &&
+    typeof p.asset_dna === 'string' && typeof p.file_hash === 'string' && IDENTITY.test(p.file_hash) &&
+    typeof p.salt === 'string' && HEX64.test(p.salt) && typeof p.record === 'string' &&
+    Number.isSafeInteger(p.leaf_index) && p.leaf_index >= 0 &&
+    typeof p.block === 'object' && p.block !== null && isBlockHeader(p.block.header) &&
+    typeof p.block.hash === 'string' && typeof p.block.signature === 'string' &&
+    Array.isArray(p.inclusion) && p.inclusion.length <= 64 && p.inclusion.every((x) => typeof x === 'string' && HEX64.test(x)) &&
+    typeof p.platform_key === 'object' && p.platform_key !== null && typeof p.platform_key.spki === 'string' && typeof p.platform_key.key_id === 'string' &&
+    typeof p.statement === 'object' && p.statement !== null && p.statement.v === 1 &&
+    Number.isSafeInteger(p.statement.issued_at) && Number.isSafeInteger(p.statement.expires_at) &&
+    typeof p.statement.signature === 'string' &&
+    (p.anchor === null || typeof p.anchor === 'object');
+  if (!isOk) throw new PackageFormatError(`not a ${PACKAGE_FORMAT} v${PACKAGE_VERSION} package`);
+  return p;
+}
+
+// ---- verification -------------------------------------------------------------------
+
+export type CheckId =
+  | 'pdf'
+  | 'package_present'
+  | 'package_format'
+  | 'platform_key'
+  | 'file_hash'
+  | 'commitment'
+  | 'asset_dna'
+  | 'inclusion'
+  | 'block_hash'
+  | 'block_signature'
+  | 'statement_signature'
+  | 'anchor'
+  | 'expiry';
+
+export type Check = { id: CheckId; isOk: boolean; isSkipped?: boolean; message?: ErrorKey; detail: string };
+
+export type VerifiedSummary = {
+  file_hash: string;
+  asset_dna: string;
+  registered_at: number;
+  block_address: { height: number; hash: string };
+  enterprise_name: string;
+  expired_at: number;
+  issued_at: number;
+  explorer_url: string;
+  anchor: Anchor | null;
+};
+
+export type Verdict = {
+  isValid: boolean;
+  /** The §8 key of the first failed check. */
+  message?: ErrorKey;
+  failedCheck?: CheckId;
+  checks: Check[];
+  summary?: VerifiedSummary;
+};
+
+export type VerifyOptions = {
+  /** SHA-256 of the original, as hex or a §3 identity (0x…ext). */
+  fileSha256: string;
+  /** Milliseconds; the expiry check compares with this. */
+  now: number;
+  /**
+   * Key ids (hex SHA-256 of SPKI) of platform keys the verifier trusts. When given, a
+   * package signed by another key fails. When absent the check passes and says so: the
+   * signature is then only as good as the key it names.
+   */
+  trustedKeyIds?: string[];
+};
+
+export function normalizeDigest(text: string): string | null {
+  const m = /^(?:0x)?([0-9a-fA-F]{64})(?:\.[a-z0-9]{1,16})?$/.exec(text.trim());
+  return m ? (m[1] as string).toLowerCase() : null;
+}
+
+function verdictOf(checks: Check[], summary?: VerifiedSummary): Verdict {
+  const failed = checks.find((c) => !c.isOk);
+  return failed ? { isValid: false, message: failed.message, failedCheck: failed.id, checks, summary } : { isValid: true, checks, summary };
+}
+
+const FAILED: ErrorKey = 'file_hashes_inconsistent';
+
+/** Runs every check on a package's bytes. Never throws for bad input: each problem is a failed check. */
+export async function verifyPackage(packageBytes: Uint8Array, opts: VerifyOptions, prior: Check[] = []): Promise<Verdict> {
+  const checks: Check[] = [...prior];
+  let pkg: ProofPackage;
+  try {
+    pkg = await decodePackage(packageBytes);
+    checks.push({ id: 'package_format', isOk: true, detail: `${PACKAGE_FORMAT} v${PACKAGE_VERSION}` });
+  } catch (error) {
+    checks.push({ id: 'package_format', isOk: false, message: 'gzip_invalid_header', detail: error instanceof Error ? error.message : String(error) });
+    return verdictOf(checks);
+  }
+
+  // Platform key ("certificate"): parseable, its id matches, and trusted when a pin list is given.
+  let publicKey: CryptoKey | null = null;
+  try {
+    const spki = fromBase64(pkg.platform_key.spki);
+    if (keyId(spki) !== pkg.platform_key.key_id) throw new Error('key id does not match the key');
+    publicKey = await importPublicKey(spki);
+    const isPinned = opts.trustedKeyIds?.includes(pkg.platform_key.key_id);
+    if (opts.trustedKeyIds && !isPinned) {
+      checks.push({ id: 'platform_key', isOk: false, message: FAILED, detail: `key ${pkg.platform_key.key_id.slice(0, 16)}… is not a trusted platform key` });
+    } else {
+      checks.push({ id: 'platform_key', isOk: true, detail: isPinned ? `trusted platform key ${pkg.platform_key.key_id.slice(0, 16)}…` : `platform key ${pkg.platform_key.key_id} (not pinned: compare it with the platform's published key)` });
+    }
+  } catch (error) {
+    checks.push({ id: 'platform_key', isOk: false, message: 'parse_pdf_failed', detail: `platform key unreadable: ${error instanceof Error ? error.message : String(error)}` });
+  }
+
+  const claimed = normalizeDigest(pkg.file_hash) as string;
+  const actual = normalizeDigest(opts.fileSha256);
+  checks.push(
+    actual === claimed
+      ? { id: 'file_hash', isOk: true, detail: `SHA-256 ${claimed}` }
+      : { id: 'file_hash', isOk: false, message: 'hash_mismatch', detail: `original is ${actual ?? 'not a SHA-256 digest'}, proof is for ${claimed}` },
+  );
+
+  const record: LedgerRecord | null = parseRecord(pkg.record);
+  const commitment = fileCommitment(fromHex(pkg.salt), fromHex(claimed));
+  checks.push(
+    record && record.commitment === commitment
+      ? { id: 'commitment', isOk: true, detail: 'salted commitment opens to the file hash' }
+      : { id: 'commitment', isOk: false, message: FAILED, detail: record ? 'commitment does not open to the file hash' : 'record is not canonical' },
+  );
+
+  const dna = assetDna(pkg.record);
+  checks.push(
+    DNA_PATTERN.test(pkg.asset_dna) && dna === pkg.asset_dna
+      ? { id: 'asset_dna', isOk: true, detail: dna }
+      : { id: 'asset_dna', isOk: false, message: FAILED, detail: `record gives ${dna}, package says ${pkg.asset_dna}` },
+  );
+
+  const header = pkg.block.header;
+  const leaf = leafHash(utf8.encode(pkg.record));
+  const computedRoot = rootFromInclusionProof(leaf, pkg.leaf_index, header.tree_size, pkg.inclusion.map(fromHex));
+  checks.push(
+    computedRoot && equalBytes(computedRoot, fromHex(header.root))
+      ? { id: 'inclusion', isOk: true, detail: `leaf ${pkg.leaf_index} of ${header.tree_size}, ${pkg.inclusion.length} hashes to root ${header.root.slice(0, 16)}…` }
+      : { id: 'inclusion', isOk: false, message: FAILED, detail: 'audit path does not lead to the block root' },
+  );
+
+  const hash = blockHash(header);
+  checks.push(
+    hash === pkg.block.hash
+      ? { id: 'block_hash', isOk: true, detail: `block ${header.height} ${hash}` }
+      : { id: 'block_hash', isOk: false, message: FAILED, detail: `header hashes to ${hash}, package says ${pkg.block.hash}` },
+  );
+
+  const isKeyOfBlock = header.key_id === pkg.platform_key.key_id;
+  const isBlockSigned = publicKey !== null && isKeyOfBlock && (await verifyText(publicKey, encodeHeader(header), pkg.block.signature));
+  checks.push(
+    isBlockSigned
+      ? { id: 'block_signature', isOk: true, detail: 'ECDSA P-256 signature by the platform key' }
+      : { id: 'block_signature', isOk: false, message: FAILED, detail: isKeyOfBlock ? 'block signature does not verify' : 'block names another signing key' },
+  );
+
+  const s = pkg.statement;
+  const isStatementBound = s.asset_dna === pkg.asset_dna && s.leaf_hash === toHex(leaf) && s.block_height === header.height && s.block_hash === hash;
+  const isStatementSigned = publicKey !== null && isStatementBound && (await verifyText(publicKey, encodeStatement(s), s.signature));
+  checks.push(
+    isStatementSigned
+      ? { id: 'statement_signature', isOk: true, detail: 'certificate statement (issue and expiry) signed by the platform key' }
+      : { id: 'statement_signature', isOk: false, message: FAILED, detail: isStatementBound ? 'statement signature does not verify' : 'statement names another entry or block' },
+  );
+
+  checks.push(
+    pkg.anchor
+      ? { id: 'anchor', isOk: true, isSkipped: true, detail: `anchored in transaction ${pkg.anchor.tx_hash} on chain ${pkg.anchor.chain_id} (not checked offline)` }
+      : { id: 'anchor', isOk: true, isSkipped: true, detail: 'no anchor in this proof' },
+  );
+
+  checks.push(
+    opts.now <= s.expires_at
+      ? { id: 'expiry', isOk: true, detail: `valid until ${new Date(s.expires_at).toISOString()}` }
+      : { id: 'expiry', isOk: false, message: 'expiration_time_verification_failed', detail: `expired at ${new Date(s.expires_at).toISOString()}` },
+  );
+
+  const summary: VerifiedSummary = {
+    file_hash: pkg.file_hash,
+    asset_dna: pkg.asset_dna,
+    registered_at: record?.registered_at ?? 0,
+    block_address: { height: header.height, hash },
+    enterprise_name: record?.enterprise_name ?? '',
+    expired_at: s.expires_at,
+    issued_at: s.issued_at,
+    explorer_url: pkg.explorer_url,
+    anchor: pkg.anchor,
+  };
+  return verdictOf(checks, summary);
+}
+
+/** Extracts the package from a certificate PDF; `null` when the PDF carries none. Throws when the PDF cannot be read. */
+export type PackageExtractor = (pdf: Uint8Array) => Promise<Uint8Array | null>;
+
+/** The whole check of "original + PDF proof", given a PDF reader for the runtime at hand. */
+export async function verifyCertificate(pdf: Uint8Array, extract: PackageExtractor, opts: VerifyOptions): Promise<Verdict> {
+  const checks: Check[] = [];
+  let packageBytes: Uint8Array | null;
+  try {
+    packageBytes = await extract(pdf);
+    checks.push({ id: 'pdf', isOk: true, detail: `PDF read (${pdf.length} bytes)` });
+  } catch (error) {
+    checks.push({ id: 'pdf', isOk: false, message: 'parse_pdf_failed', detail: `not a readable PDF: ${error instanceof Error ? error.message : String(error)}` });
+    return verdictOf(checks);
+  }
+  if (!packageBytes) {
+    checks.push({ id: 'package_present', isOk: false, message: 'no_proof_package', detail: `the PDF has no ${PACKAGE_ATTACHMENT_NAME} attachment` });
+    return verdictOf(checks);
+  }
+  checks.push({ id: 'package_present', isOk: true, detail: `${PACKAGE_ATTACHMENT_NAME} (${packageBytes.length} bytes)` });
+  return verifyPackage(packageBytes, opts, checks);
+}

@@ -1,0 +1,40 @@
+/** Ledger settings from the environment, validated at boot like server/env.ts. */
+export type LedgerConfig = {
+  /** Seal a block this often when entries wait (LEDGER_BLOCK_INTERVAL_MS, default 3000). */
+  blockIntervalMs: number;
+  /** Seal at once when this many entries wait; also the most entries in one block (LEDGER_BLOCK_MAX_ENTRIES, default 1000). */
+  maxBlockEntries: number;
+  /** Validity of a newly issued certificate (PROOF_VALIDITY_DAYS, default 365). */
+  proofValidityMs: number;
+  /** TrueType font with CJK glyphs for certificates (PROOF_FONT_FILE). */
+  fontFile: string;
+  /** Public origin used in certificates' links and QR codes (PUBLIC_URL, default http://localhost:8080). */
+  publicUrl: string;
+};
+
+const DAY = 24 * 60 * 60 * 1000;
+export const DEFAULT_FONT_FILE = '/usr/share/fonts/truetype/arphic-gbsn00lp/gbsn00lp.ttf';
+
+export function readLedgerConfig(source: Record<string, string | undefined> = process.env): LedgerConfig {
+  const problems: string[] = [];
+  const int = (name: string, fallback: number, min: number, max: number) => {
+    const text = source[name];
+    if (text === undefined || text === '') return fallback;
+    const n = Number(text);
+    if (!Number.isInteger(n) || n < min || n > max) {
+      problems.push(`${name} must be an integer ${min}–${max}, got "${text}"`);
+      return fallback;
+    }
+    return n;
+  };
+  const config: LedgerConfig = {
+    blockIntervalMs: int('LEDGER_BLOCK_INTERVAL_MS', 3000, 50, 3_600_000),
+    maxBlockEntries: int('LEDGER_BLOCK_MAX_ENTRIES', 1000, 1, 100_000),
+    proofValidityMs: int('PROOF_VALIDITY_DAYS', 365, 1, 36500) * DAY,
+    fontFile: source.PROOF_FONT_FILE || DEFAULT_FONT_FILE,
+    publicUrl: (source.PUBLIC_URL || 'http://localhost:8080').replace(/\/+$/, ''),
+  };
+  if (!/^https?:\/\//.test(config.publicUrl)) problems.push('PUBLIC_URL must start with http:// or https://');
+  if (problems.length) throw new Error(`Invalid ledger configuration:\n  - ${problems.join('\n  - ')}`);
+  return config;
+}

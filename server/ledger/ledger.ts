@@ -1,0 +1,277 @@
+import type { Db } from '../db/database.ts';
+import { isUniqueViolation } from '../db/database.ts';
+import { fromHex, toHex, utf8 } from '../../core/ledger/bytes.ts';
+import { blockHash, encodeHeader, GENESIS_PREV_HASH, signText, type BlockHeader } from '../../core/ledger/block.ts';
+import { leafHash, MerkleLog } from '../../core/ledger/merkle.ts';
+import { assetDna, encodeRecord, fileCommitment, KIND_PATTERN } from '../../core/ledger/record.ts';
+import { normalizeDigest } from '../../core/ledger/package.ts';
+import { loadOrCreatePlatformKey, type PlatformKey } from './signing-key.ts';
+import type { LedgerConfig } from './config.ts';
+
+export type RegisterInput = {
+  /** §3 identity (0x + hex + .ext) or bare hex SHA-256. */
+  fileHash: string;
+  enterpriseName: string;
+  registrantUserId: number | null;
+  kind: string;
+  /** Validity of the first certificate; defaults to the configured one. */
+  validMs?: number;
+};
+
+export type Registration = { dna: string; file_hash: string; kind: string; enterprise_name: string; registered_at: number };
+
+export type BlockRow = {
+  height: number;
+  hash: string;
+  prev_hash: string;
+  tree_size: number;
+  root: string;
+  sealed_at: number;
+  key_id: string;
+  header: string;
+  signature: string;
+  entry_count: number;
+};
+
+type Logger = { info(obj: object, msg?: string): void; warn(obj: object, msg?: string): void; error(obj: object, msg?: string): void };
+
+export class LedgerError extends Error {}
+
+/**
+ * The append-only log. A registration is one committed INSERT (durable once the call
+ * returns: the acknowledgement). Sealing runs in one transaction that assigns leaf
+ * indexes to waiting entries in id order, signs the header and inserts the block; a
+ * crash before COMMIT leaves the entries waiting for the next block, and the block's
+ * height is the primary key, so no two sealers can ever write two different block N.
+ */
+export class Ledger {
+  readonly db: Db;
+  readonly config: LedgerConfig;
+  readonly log: Logger;
+  key!: PlatformKey;
+  private readonly tree = new MerkleLog();
+  private head: BlockRow | null = null;
+  private sealing: Promise<BlockRow | null> = Promise.resolve(null);
+  private timer: ReturnType<typeof setInterval> | undefined;
+  private pendingHint = 0;
+  private readonly sealedListeners: ((block: BlockRow) => void)[] = [];
+
+  constructor(db: Db, config: LedgerConfig, log: Logger) {
+    this.db = db;
+    this.config = config;
+    this.log = log;
+  }
+
+  /** Loads the key and every sealed leaf, and refuses to start if they do not give the head block's root. */
+  async start(options: { isSealingTimerOn?: boolean } = {}): Promise<void> {
+    this.key = await loadOrCreatePlatformKey(this.db);
+    await this.reload();
+    if (options.isSealingTimerOn !== false) {
+      this.timer = setInterval(() => void this.sealSoon(), this.config.blockIntervalMs);
+      this.timer.unref?.();
+    }
+  }
+
+  async stop(): Promise<void> {
+    clearInterval(this.timer);
+    this.timer = undefined;
+    await this.sealing.catch(() => null);
+  }
+
+  onSealed(listener: (block: BlockRow) => void): void {
+    this.sealedListeners.push(listener);
+  }
+
+  get headBlock(): BlockRow | null {
+    return this.head;
+  }
+
+  get treeSize(): number {
+    return this.tree.size;
+  }
+
+  /** Re-reads the sealed log from the database (at boot, and when another process sealed first). */
+  private async reload(): Promise<void> {
+    this.tree.truncate(0);
+    const pageSize = 50_000;
+    for (let from = 0; ; from += pageSize) {
+      const rows = await this.db
+        .selectFrom('ledger_entries')
+        .select(['leaf_index', 'leaf_hash'])
+        .where('leaf_index', 'is not', null)
+        .where('leaf_index', '>=', from)
+        .where('leaf_index', '<', from + pageSize)
+        .orderBy('leaf_index')
+        .execute();
+      for (const r of rows) {
+        if (Number(r.leaf_index) !== this.tree.size) throw new LedgerError(`ledger leaf ${this.tree.size} is missing`);
+        this.tree.append(fromHex(r.leaf_hash));
+      }
+      if (rows.length < pageSize) break;
+    }
+    this.head = ((await this.db.selectFrom('ledger_blocks').selectAll().orderBy('height', 'desc').limit(1).executeTakeFirst()) as BlockRow | undefined) ?? null;
+    const headSize = this.head ? Number(this.head.tree_size) : 0;
+    if (headSize !== this.tree.size) throw new LedgerError(`ledger has ${this.tree.size} sealed leaves but block ${this.head?.height} says ${headSize}`);
+    if (this.head && toHex(this.tree.root()) !== this.head.root) throw new LedgerError(`ledger leaves do not give the root of block ${this.head.height}`);
+  }
+
+  /** Records a registration durably and returns its asset DNA. The entry joins the next block. */
+  async register(input: RegisterInput): Promise<Registration> {
+    const digest = normalizeDigest(input.fileHash);
+    if (!digest) throw new LedgerError('fileHash must be a SHA-256 digest');
+    if (!KIND_PATTERN.test(input.kind)) throw new LedgerError('kind must be lowercase letters');
+    const enterpriseName = input.enterpriseName.trim();
+    if (!enterpriseName || enterpriseName.length > 200) throw new LedgerError('enterpriseName must be 1–200 characters');
+    const extension = /(\.[a-z0-9]{1,16})$/.exec(input.fileHash.trim().toLowerCase())?.[1] ?? '';
+    const identity = `0x${digest}${extension}`;
+    for (let attempt = 0; ; attempt++) {
+      const salt = crypto.getRandomValues(new Uint8Array(32));
+      const registeredAt = Date.now();
+      const record = encodeRecord({ v: 1, kind: input.kind, commitment: fileCommitment(salt, fromHex(digest)), enterprise_name: enterpriseName, registered_at: registeredAt });
+      const dna = assetDna(record);
+      try {
+        await this.db.transaction().execute(async (trx) => {
+          await trx
+            .insertInto('ledger_entries')
+            .values({
+              dna,
+              record,
+              leaf_hash: toHex(leafHash(utf8.encode(record))),
+              file_hash: identity,
+              salt: toHex(salt),
+              kind: input.kind,
+              enterprise_name: enterpriseName,
+              registrant_user_id: input.registrantUserId,
+              registered_at: registeredAt,
+              leaf_index: null,
+              block_height: null,
+            })
+            .execute();
+          await trx
+            .insertInto('proofs')
+            .values({ dna, status: 1, valid_ms: input.validMs ?? this.config.proofValidityMs, issued_at: null, expires_at: null, pdf: null, error: null, updated_at: registeredAt })
+            .execute();
+        });
+      } catch (error) {
+        // A DNA collision (2^-100 per pair) gets a fresh salt; anything else is a real failure.
+        if (isUniqueViolation(error) && attempt < 3) continue;
+        throw error;
+      }
+      this.pendingHint += 1;
+      if (this.pendingHint >= this.config.maxBlockEntries) void this.sealSoon();
+      return { dna, file_hash: identity, kind: input.kind, enterprise_name: enterpriseName, registered_at: registeredAt };
+    }
+  }
+
+  /** Seals at most one block now (serialised with any sealing in progress). */
+  sealNow(): Promise<BlockRow | null> {
+    const next = this.sealing.catch(() => null).then(() => this.sealOnce());
+    this.sealing = next;
+    return next;
+  }
+
+  /** Seals until nothing waits; errors are logged, not thrown (the timer calls this). */
+  async sealSoon(): Promise<void> {
+    try {
+      // Keep sealing while full blocks come out: a backlog drains at once, not one block per tick.
+      for (let block = await this.sealNow(); block && block.entry_count >= this.config.maxBlockEntries; block = await this.sealNow()) {
+        /* next block */
+      }
+    } catch (error) {
+      this.log.error({ err: error }, 'sealing failed; entries stay waiting for the next block');
+    }
+  }
+
+  private async sealOnce(): Promise<BlockRow | null> {
+    const before = this.tree.size;
+    let sealed: BlockRow | null = null;
+    try {
+      sealed = await this.db.transaction().execute(async (trx) => {
+        const dbHead = await trx.selectFrom('ledger_blocks').select(['height', 'hash']).orderBy('height', 'desc').limit(1).executeTakeFirst();
+        if ((dbHead?.hash ?? null) !== (this.head?.hash ?? null)) throw new StaleHead();
+        const pending = await trx
+          .selectFrom('ledger_entries')
+          .select(['id', 'dna', 'leaf_hash'])
+          .where('leaf_index', 'is', null)
+          .orderBy('id')
+          .limit(this.config.maxBlockEntries)
+          .execute();
+        if (pending.length === 0) return null;
+        const height = (this.head?.height ?? 0) + 1;
+        for (const p of pending) this.tree.append(fromHex(p.leaf_hash));
+        const header: BlockHeader = {
+          v: 1,
+          height,
+          prev_hash: this.head?.hash ?? GENESIS_PREV_HASH,
+          tree_size: this.tree.size,
+          root: toHex(this.tree.root()),
+          sealed_at: Math.max(Date.now(), (this.head?.sealed_at ?? 0) + 1),
+          key_id: this.key.keyId,
+        };
+        const text = encodeHeader(header);
+        const row: BlockRow = {
+          height,
+          hash: blockHash(header),
+          prev_hash: header.prev_hash,
+          tree_size: header.tree_size,
+          root: header.root,
+          sealed_at: header.sealed_at,
+          key_id: header.key_id,
+          header: text,
+          signature: await signText(this.key.privateKey, text),
+          entry_count: pending.length,
+        };
+        await trx.insertInto('ledger_blocks').values(row).execute();
+        for (let i = 0; i < pending.length; i++) {
+          const p = pending[i] as (typeof pending)[number];
+          const result = await trx
+            .updateTable('ledger_entries')
+            .set({ leaf_index: before + i, block_height: height })
+            .where('id', '=', p.id)
+            .where('leaf_index', 'is', null)
+            .executeTakeFirst();
+          if (Number(result.numUpdatedRows) !== 1) throw new StaleHead();
+        }
+        const dnas = pending.map((p) => p.dna);
+        for (let i = 0; i < dnas.length; i += 500) {
+          await trx.updateTable('proofs').set({ status: 2, updated_at: Date.now() }).where('dna', 'in', dnas.slice(i, i + 500)).where('status', '=', 1).execute();
+        }
+        return row;
+      });
+    } catch (error) {
+      this.tree.truncate(before);
+      if (error instanceof StaleHead || isUniqueViolation(error)) {
+        // Another process sealed first: adopt its chain and let the caller try again.
+        await this.reload();
+        return this.sealOnce();
+      }
+      throw error;
+    }
+    if (!sealed) return null;
+    this.head = sealed;
+    this.pendingHint = Math.max(0, this.pendingHint - sealed.entry_count);
+    for (const listener of this.sealedListeners) listener(sealed);
+    return sealed;
+  }
+
+  // ---- reads -----------------------------------------------------------------------
+
+  inclusionProof(leafIndex: number, treeSize: number): string[] {
+    return this.tree.inclusionProof(leafIndex, treeSize).map(toHex);
+  }
+
+  consistencyProof(first: number, second: number): string[] {
+    return this.tree.consistencyProof(first, second).map(toHex);
+  }
+
+  rootAt(size: number): string {
+    return toHex(this.tree.root(size));
+  }
+
+  async block(heightOrHash: number | string): Promise<BlockRow | undefined> {
+    const q = this.db.selectFrom('ledger_blocks').selectAll();
+    return (await (typeof heightOrHash === 'number' ? q.where('height', '=', heightOrHash) : q.where('hash', '=', heightOrHash)).executeTakeFirst()) as BlockRow | undefined;
+  }
+}
+
+class StaleHead extends Error {}

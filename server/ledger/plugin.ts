@@ -1,0 +1,31 @@
+import fp from 'fastify-plugin';
+import { Ledger } from './ledger.ts';
+import { readLedgerConfig, type LedgerConfig } from './config.ts';
+import { ProofJobs } from '../proofs/jobs.ts';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    ledger: Ledger;
+    proofs: ProofJobs;
+  }
+}
+
+export type LedgerPluginOptions = { config?: Partial<LedgerConfig>; isSealingTimerOn?: boolean };
+
+/** Decorates the app with the ledger and the certificate jobs; seals on a timer while the app runs. */
+export default fp<LedgerPluginOptions>(async function ledgerPlugin(app, opts) {
+  const config = { ...readLedgerConfig(), ...opts.config };
+  const ledger = new Ledger(app.db, config, app.log);
+  const proofs = new ProofJobs(app.db, ledger, app.log);
+  ledger.onSealed(() => void proofs.kick());
+  app.decorate('ledger', ledger);
+  app.decorate('proofs', proofs);
+  app.addHook('onReady', async () => {
+    await ledger.start({ isSealingTimerOn: opts.isSealingTimerOn });
+    void proofs.kick();
+  });
+  app.addHook('onClose', async () => {
+    await ledger.stop();
+    await proofs.drain().catch(() => undefined);
+  });
+});
