@@ -10,6 +10,10 @@ import configRoutes from './routes/config/index.ts';
 import devRoutes from './routes/dev/index.ts';
 import userRoutes from './routes/users/index.ts';
 import validationRoutes from './routes/validation/index.ts';
+import ledgerPlugin from './ledger/plugin.ts';
+import ledgerRoutes from './routes/ledger/index.ts';
+import explorerRoutes from './routes/explorer/index.ts';
+import verifyRoutes from './routes/verify/index.ts';
 
 export type AppOptions = { db: Db; config: DeploymentConfig; env: Env };
 
@@ -18,9 +22,13 @@ export default async function app(fastify: FastifyInstance, opts: AppOptions) {
   await fastify.register(errorsPlugin);
   await fastify.register(securityPlugin);
   await fastify.register(servicesPlugin, opts);
+  await fastify.register(ledgerPlugin);
   await fastify.register(configRoutes);
   await fastify.register(userRoutes);
   await fastify.register(validationRoutes);
   await fastify.register(devRoutes);
+  await fastify.register(ledgerRoutes);
+  await fastify.register(explorerRoutes);
+  await fastify.register(verifyRoutes);
   await fastify.register(staticPlugin, { appDir: opts.env.appDir });
 }

@@ -1,0 +1,22 @@
+import { getDocument } from 'pdfjs-dist/legacy/build/pdf.mjs';
+import { PACKAGE_ATTACHMENT_NAME } from '../../core/ledger/package.ts';
+
+/**
+ * Reads the proof package attachment with pdf.js (the same library the browser worker
+ * uses), in Node. Throws when the bytes are not a readable PDF; null when no package.
+ */
+export async function extractPackageNode(pdf: Uint8Array): Promise<Uint8Array | null> {
+  const task = getDocument({ data: pdf.slice(), useSystemFonts: false, disableFontFace: true, verbosity: 0, stopAtErrors: true });
+  const doc = await task.promise;
+  try {
+    // pdf.js 6: a Map of metadata; the bytes come separately, by id, when not inline.
+    const attachments = await doc.getAttachments();
+    for (const [id, a] of attachments ?? []) {
+      if (a.filename !== PACKAGE_ATTACHMENT_NAME) continue;
+      return a.content ?? (await doc.getAttachmentContent(id));
+    }
+    return null;
+  } finally {
+    await task.destroy();
+  }
+}

@@ -1,0 +1,134 @@
+import type { FastifyInstance } from 'fastify';
+import { fail } from '../../errors.ts';
+import { DNA_PATTERN } from '../../../core/ledger/record.ts';
+import { normalizeDigest } from '../../../core/ledger/package.ts';
+import { isProofGenerated } from '../../proofs/jobs.ts';
+import { body } from '../schemas.ts';
+
+const dnaParam = { type: 'object', properties: { dna: { type: 'string', maxLength: 64 } }, required: ['dna'] } as const;
+
+/**
+ * Registration and certificates for signed-in users (the internal service the asset,
+ * vault, source-code and application screens will call), and the public proof reads.
+ */
+export default async function ledgerRoutes(app: FastifyInstance) {
+  /** The caller's own entry, or proof_record_not_found (never reveals someone else's). */
+  async function ownEntry(userId: number, dna: string) {
+    if (!DNA_PATTERN.test(dna)) fail('proof_record_not_found', 'dna');
+    const entry = await app.db.selectFrom('ledger_entries').selectAll().where('dna', '=', dna).executeTakeFirst();
+    if (!entry || entry.registrant_user_id !== userId) fail('proof_record_not_found', 'dna');
+    return entry;
+  }
+
+  app.post<{ Body: { file_hash: string; enterprise_name: string; kind?: string; valid_seconds?: number } }>(
+    '/api/v1/ledger/entries',
+    {
+      schema: {
+        body: body(
+          {
+            file_hash: { type: 'string', maxLength: 100 },
+            enterprise_name: { type: 'string', minLength: 1, maxLength: 200 },
+            kind: { type: 'string', pattern: '^[a-z][a-z_]{0,31}$' },
+            valid_seconds: { type: 'integer', minimum: 1, maximum: 3650 * 86400 },
+          },
+          ['file_hash', 'enterprise_name'],
+        ),
+      },
+    },
+    async (request) => {
+      const session = await app.requireSession(request);
+      if (!normalizeDigest(request.body.file_hash)) fail('invalid_param', 'file_hash');
+      if (!request.body.enterprise_name.trim()) fail('required', 'enterprise_name');
+      const r = await app.ledger.register({
+        fileHash: request.body.file_hash,
+        enterpriseName: request.body.enterprise_name,
+        registrantUserId: session.user_id,
+        kind: request.body.kind ?? 'file',
+        validMs: request.body.valid_seconds ? request.body.valid_seconds * 1000 : undefined,
+      });
+      return { data: { asset_dna: r.dna, file_hash: r.file_hash, kind: r.kind, enterprise_name: r.enterprise_name, registered_at: r.registered_at, proof_status: 1 } };
+    },
+  );
+
+  app.get<{ Querystring: { page?: number; page_size?: number } }>(
+    '/api/v1/ledger/entries',
+    { schema: { querystring: { type: 'object', properties: { page: { type: 'integer', minimum: 1 }, page_size: { type: 'integer', minimum: 1, maximum: 100 } } } } },
+    async (request) => {
+      const session = await app.requireSession(request);
+      const size = request.query.page_size ?? 20;
+      const rows = await app.db
+        .selectFrom('ledger_entries')
+        .innerJoin('proofs', 'proofs.dna', 'ledger_entries.dna')
+        .select(['ledger_entries.dna', 'file_hash', 'kind', 'enterprise_name', 'registered_at', 'block_height', 'proofs.status', 'proofs.expires_at'])
+        .where('registrant_user_id', '=', session.user_id)
+        .orderBy('ledger_entries.id', 'desc')
+        .limit(size)
+        .offset(((request.query.page ?? 1) - 1) * size)
+        .execute();
+      return { data: rows.map((r) => ({ asset_dna: r.dna, file_hash: r.file_hash, kind: r.kind, enterprise_name: r.enterprise_name, registered_at: Number(r.registered_at), block_height: r.block_height, proof_status: r.status, expired_at: r.expires_at === null ? null : Number(r.expires_at) })) };
+    },
+  );
+
+  app.get<{ Params: { dna: string } }>('/api/v1/ledger/entries/:dna/proof', { schema: { params: dnaParam } }, async (request) => {
+    const session = await app.requireSession(request);
+    const entry = await ownEntry(session.user_id, request.params.dna);
+    const proof = await app.db.selectFrom('proofs').select(['status', 'issued_at', 'expires_at', 'error']).where('dna', '=', entry.dna).executeTakeFirstOrThrow();
+    return {
+      data: {
+        asset_dna: entry.dna,
+        proof_status: proof.status,
+        is_generated: isProofGenerated(proof.status),
+        issued_at: proof.issued_at === null ? null : Number(proof.issued_at),
+        expired_at: proof.expires_at === null ? null : Number(proof.expires_at),
+        block_height: entry.block_height,
+      },
+    };
+  });
+
+  app.post<{ Params: { dna: string }; Body: { valid_seconds?: number } }>(
+    '/api/v1/ledger/entries/:dna/proof',
+    { schema: { params: dnaParam, body: body({ valid_seconds: { type: 'integer', minimum: 1, maximum: 3650 * 86400 } }, []) } },
+    async (request) => {
+      const session = await app.requireSession(request);
+      const entry = await ownEntry(session.user_id, request.params.dna);
+      if (entry.block_height === null) fail('proof_record_not_found', 'dna');
+      await app.proofs.regenerate(entry.dna, request.body?.valid_seconds ? request.body.valid_seconds * 1000 : app.ledger.config.proofValidityMs);
+      return { data: { asset_dna: entry.dna, proof_status: 2 } };
+    },
+  );
+
+  // ---- public proof reads (no login): what a verifier or monitor needs -------------------
+
+  app.get('/api/v1/ledger/platform-keys', async () => {
+    const rows = await app.db.selectFrom('ledger_keys').select(['key_id', 'spki', 'created_at']).orderBy('created_at').execute();
+    return { data: rows.map((r) => ({ key_id: r.key_id, algorithm: 'ECDSA-P256-SHA256', spki: r.spki, created_at: Number(r.created_at) })) };
+  });
+
+  app.get<{ Params: { dna: string }; Querystring: { tree_size?: number } }>(
+    '/api/v1/ledger/entries/:dna/inclusion',
+    { schema: { params: dnaParam, querystring: { type: 'object', properties: { tree_size: { type: 'integer', minimum: 1 } } } } },
+    async (request) => {
+      const entry = await app.db.selectFrom('ledger_entries').select(['dna', 'leaf_index', 'leaf_hash', 'block_height']).where('dna', '=', request.params.dna).executeTakeFirst();
+      if (!entry || entry.leaf_index === null || entry.block_height === null) fail('proof_record_not_found', 'dna');
+      const block = await app.ledger.block(Number(entry.block_height));
+      const treeSize = request.query.tree_size ?? Number(block?.tree_size);
+      if (treeSize <= Number(entry.leaf_index) || treeSize > app.ledger.treeSize) fail('invalid_param', 'tree_size');
+      return { data: { asset_dna: entry.dna, leaf_index: Number(entry.leaf_index), leaf_hash: entry.leaf_hash, tree_size: treeSize, root: app.ledger.rootAt(treeSize), path: app.ledger.inclusionProof(Number(entry.leaf_index), treeSize) } };
+    },
+  );
+
+  app.get<{ Querystring: { first: number; second: number } }>(
+    '/api/v1/ledger/consistency',
+    { schema: { querystring: { type: 'object', properties: { first: { type: 'integer', minimum: 1 }, second: { type: 'integer', minimum: 1 } }, required: ['first', 'second'] } } },
+    async (request) => {
+      const { first, second } = request.query;
+      if (first > second) fail('invalid_param', 'first');
+      const [a, b] = await Promise.all([app.ledger.block(first), app.ledger.block(second)]);
+      if (!a) fail('not_found', 'first');
+      if (!b) fail('not_found', 'second');
+      const firstSize = Number(a.tree_size);
+      const secondSize = Number(b.tree_size);
+      return { data: { first: { height: a.height, tree_size: firstSize, root: a.root }, second: { height: b.height, tree_size: secondSize, root: b.root }, proof: app.ledger.consistencyProof(firstSize, secondSize) } };
+    },
+  );
+}

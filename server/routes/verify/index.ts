@@ -1,0 +1,68 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import multipart from '@fastify/multipart';
+import { fail } from '../../errors.ts';
+import { DNA_PATTERN } from '../../../core/ledger/record.ts';
+import { normalizeDigest, verifyCertificate } from '../../../core/ledger/package.ts';
+import { extractPackageNode } from '../../proofs/extract.ts';
+import { isProofGenerated } from '../../proofs/jobs.ts';
+
+const MAX_PDF_BYTES = 20 * 1024 * 1024;
+
+/**
+ * The §7 verification API. `zkp-` is the historical name of these paths: the scheme is a
+ * salted commitment in a signed Merkle log (docs/proof-format.md), not a zero-knowledge proof.
+ */
+export default async function verifyRoutes(app: FastifyInstance) {
+  await app.register(multipart, { limits: { fileSize: MAX_PDF_BYTES, files: 1, fields: 4, fieldSize: 256 } });
+
+  /**
+   * The certificate PDF of an entry. It reveals the file hash, so only the registrant's
+   * session gets it; anyone else (and an unknown DNA) gets proof_record_not_found.
+   */
+  app.get<{ Querystring: { zkp_register_dna: string } }>(
+    '/verify-api/v1/public/zkp-proof-request',
+    { schema: { querystring: { type: 'object', properties: { zkp_register_dna: { type: 'string', maxLength: 64 } }, required: ['zkp_register_dna'] } } },
+    async (request, reply) => {
+      const dna = request.query.zkp_register_dna;
+      if (!DNA_PATTERN.test(dna)) fail('proof_record_not_found', 'zkp_register_dna');
+      const entry = await app.db.selectFrom('ledger_entries').select(['dna', 'registrant_user_id']).where('dna', '=', dna).executeTakeFirst();
+      if (!entry || !request.session || entry.registrant_user_id !== request.session.user_id) fail('proof_record_not_found', 'zkp_register_dna');
+      const proof = await app.db.selectFrom('proofs').select(['status', 'pdf']).where('dna', '=', dna).executeTakeFirstOrThrow();
+      if (!isProofGenerated(proof.status) || !proof.pdf) fail('proof_record_not_found', 'zkp_register_dna');
+      return reply
+        .header('content-type', 'application/pdf')
+        .header('content-disposition', `attachment; filename="provena-proof-${dna}.pdf"`)
+        .header('cache-control', 'private, no-store')
+        .send(Buffer.from(proof.pdf));
+    },
+  );
+
+  const onVerify = async (request: FastifyRequest, reply: FastifyReply) => {
+    if (!request.isMultipart()) fail('no_proof_package', 'file');
+    let hash: string | undefined;
+    let pdf: Uint8Array | undefined;
+    for await (const part of request.parts()) {
+      if (part.type === 'file') {
+        if (part.fieldname !== 'file') {
+          part.file.resume();
+          continue;
+        }
+        pdf = new Uint8Array(await part.toBuffer());
+      } else if (part.fieldname === 'hash') {
+        hash = String(part.value);
+      }
+    }
+    if (!hash || !normalizeDigest(hash)) fail('verify_file_not_found', 'hash');
+    if (!pdf || pdf.length === 0) fail('no_proof_package', 'file');
+    const keys = await app.db.selectFrom('ledger_keys').select('key_id').execute();
+    const verdict = await verifyCertificate(pdf, extractPackageNode, { fileSha256: hash, now: Date.now(), trustedKeyIds: keys.map((k) => k.key_id) });
+    const checks = verdict.checks.map((c) => ({ id: c.id, ok: c.isOk, skipped: c.isSkipped ?? false, message: c.message ?? null, detail: c.detail }));
+    if (!verdict.isValid) {
+      return reply.code(400).send({ message: verdict.message, field_name: verdict.failedCheck === 'file_hash' ? 'hash' : 'file', failed_check: verdict.failedCheck, checks });
+    }
+    const s = verdict.summary!;
+    return { data: { file_hash: s.file_hash, asset_dna: s.asset_dna, registered_at: s.registered_at, block_address: s.block_address, enterprise_name: s.enterprise_name, expired_at: s.expired_at, issued_at: s.issued_at, explorer_url: s.explorer_url, checks } };
+  };
+  app.put('/verify-api/v1/public/zkp-proof-verify', onVerify);
+  app.put('/verify-api/v1/public/verify-proof', onVerify);
+}

@@ -1,0 +1,220 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createHash } from 'node:crypto';
+import { PDFDocument } from 'pdf-lib';
+import { startHarness, type Harness } from './harness.ts';
+import { fromHex, toHex } from '../../core/ledger/bytes.ts';
+import { verifyConsistency, verifyInclusion } from '../../core/ledger/merkle.ts';
+import { decodePackage, encodePackage, gzip, PACKAGE_ATTACHMENT_NAME, verifyCertificate } from '../../core/ledger/package.ts';
+import { extractPackageNode } from '../../server/proofs/extract.ts';
+import { Ledger } from '../../server/ledger/ledger.ts';
+
+let h: Harness;
+let alice: string;
+let bob: string;
+beforeAll(async () => {
+  h = await startHarness();
+  alice = await h.register(`137${String(process.pid % 10000).padStart(4, '0')}0001`);
+  bob = await h.register(`137${String(process.pid % 10000).padStart(4, '0')}0002`);
+});
+afterAll(async () => {
+  await h?.close();
+});
+
+const sha = (text: string) => createHash('sha256').update(text).digest('hex');
+
+async function registerFile(content: string, cookie = alice, extra: Record<string, unknown> = {}) {
+  const res = await h.request({ method: 'POST', url: '/api/v1/ledger/entries', cookie, body: { file_hash: `0x${sha(content)}.txt`, enterprise_name: '西安测试科技有限公司', ...extra } });
+  expect(res.statusCode, res.body).toBe(200);
+  return res.json().data as { asset_dna: string; file_hash: string; registered_at: number };
+}
+
+async function sealAndGenerate() {
+  await h.app.ledger.sealNow();
+  await h.app.proofs.drain();
+}
+
+async function downloadPdf(dna: string, cookie = alice): Promise<Uint8Array> {
+  const res = await h.request({ method: 'GET', url: `/verify-api/v1/public/zkp-proof-request?zkp_register_dna=${dna}`, cookie });
+  expect(res.statusCode, res.body).toBe(200);
+  expect(res.headers['content-type']).toBe('application/pdf');
+  return new Uint8Array(res.rawPayload);
+}
+
+async function verifyOverApi(hash: string, pdf: Uint8Array) {
+  const boundary = '----provena' + Math.random().toString(16).slice(2);
+  const head = Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="hash"\r\n\r\n${hash}\r\n--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="proof.pdf"\r\nContent-Type: application/pdf\r\n\r\n`);
+  const tail = Buffer.from(`\r\n--${boundary}--\r\n`);
+  return h.app.inject({ method: 'PUT', url: '/verify-api/v1/public/zkp-proof-verify', headers: { 'content-type': `multipart/form-data; boundary=${boundary}` }, payload: Buffer.concat([head, Buffer.from(pdf), tail]) });
+}
+
+/** A copy of a certificate with its attachment replaced (or removed when bytes is null). */
+async function withAttachment(bytes: Uint8Array | null): Promise<Uint8Array> {
+  const doc = await PDFDocument.create();
+  doc.addPage();
+  if (bytes) await doc.attach(bytes, PACKAGE_ATTACHMENT_NAME, { mimeType: 'application/gzip' });
+  return doc.save();
+}
+
+describe('registration and certificates', () => {
+  it('refuses registration without a session and with a bad hash', async () => {
+    const anon = await h.request({ method: 'POST', url: '/api/v1/ledger/entries', body: { file_hash: `0x${sha('x')}`, enterprise_name: 'A' } });
+    expect(anon.json()).toEqual({ message: 'token_invalid' });
+    const bad = await h.request({ method: 'POST', url: '/api/v1/ledger/entries', cookie: alice, body: { file_hash: '0x1234', enterprise_name: 'A' } });
+    expect(bad.statusCode).toBe(400);
+    expect(bad.json()).toMatchObject({ message: 'invalid_param', field_name: 'file_hash' });
+  });
+
+  it('registers, seals, generates a certificate and verifies it over the §7 API', async () => {
+    const content = 'the original work';
+    const reg = await registerFile(content);
+    expect(reg.asset_dna).toMatch(/^pv[a-z2-7]{20}$/);
+    const before = await h.request({ method: 'GET', url: `/api/v1/ledger/entries/${reg.asset_dna}/proof`, cookie: alice });
+    expect(before.json().data).toMatchObject({ proof_status: 1, is_generated: false });
+    await sealAndGenerate();
+    const after = await h.request({ method: 'GET', url: `/api/v1/ledger/entries/${reg.asset_dna}/proof`, cookie: alice });
+    expect(after.json().data).toMatchObject({ proof_status: 5, is_generated: true });
+
+    const pdf = await downloadPdf(reg.asset_dna);
+    const ok = await verifyOverApi(`0x${sha(content)}`, pdf);
+    expect(ok.statusCode, ok.body).toBe(200);
+    const data = ok.json().data;
+    expect(data).toMatchObject({ file_hash: reg.file_hash, asset_dna: reg.asset_dna, registered_at: reg.registered_at, enterprise_name: '西安测试科技有限公司' });
+    expect(data.block_address.height).toBeGreaterThanOrEqual(1);
+    expect(data.expired_at).toBeGreaterThan(Date.now() + 300 * 86400_000);
+    expect(data.checks.every((c: { ok: boolean }) => c.ok)).toBe(true);
+
+    // The same verdict offline, with pdf.js reading the attachment.
+    const offline = await verifyCertificate(pdf, extractPackageNode, { fileSha256: sha(content), now: Date.now() });
+    expect(offline.isValid).toBe(true);
+  });
+
+  it('answers each broken case with its §8 key', async () => {
+    const content = 'second work';
+    const reg = await registerFile(content);
+    await sealAndGenerate();
+    const pdf = await downloadPdf(reg.asset_dna);
+    const pkgBytes = (await extractPackageNode(pdf)) as Uint8Array;
+    const pkg = await decodePackage(pkgBytes);
+
+    const changed = await verifyOverApi(sha('second work, edited'), pdf);
+    expect(changed.json()).toMatchObject({ message: 'hash_mismatch', failed_check: 'file_hash' });
+
+    const removed = await verifyOverApi(sha(content), await withAttachment(null));
+    expect(removed.json()).toMatchObject({ message: 'no_proof_package' });
+
+    const notPdf = await verifyOverApi(sha(content), new TextEncoder().encode('%PDF-1.7 this is not really a pdf'));
+    expect(notPdf.json()).toMatchObject({ message: 'parse_pdf_failed', failed_check: 'pdf' });
+
+    const corrupt = pkgBytes.slice();
+    corrupt[0] = 0x50;
+    expect((await verifyOverApi(sha(content), await withAttachment(corrupt))).json()).toMatchObject({ message: 'gzip_invalid_header' });
+    const truncated = pkgBytes.slice(0, pkgBytes.length - 40);
+    expect((await verifyOverApi(sha(content), await withAttachment(truncated))).json()).toMatchObject({ message: 'gzip_invalid_header' });
+
+    const forgedRoot = await encodePackage({ ...pkg, block: { ...pkg.block, header: { ...pkg.block.header, root: 'ab'.repeat(32) } } });
+    expect((await verifyOverApi(sha(content), await withAttachment(forgedRoot))).json()).toMatchObject({ message: 'file_hashes_inconsistent' });
+    const forgedExpiry = await encodePackage({ ...pkg, statement: { ...pkg.statement, expires_at: pkg.statement.expires_at + 1 } });
+    expect((await verifyOverApi(sha(content), await withAttachment(forgedExpiry))).json()).toMatchObject({ message: 'file_hashes_inconsistent', failed_check: 'statement_signature' });
+    const forgedFile = await encodePackage({ ...pkg, file_hash: `0x${sha('another')}` });
+    expect((await verifyOverApi(sha('another'), await withAttachment(forgedFile))).json()).toMatchObject({ message: 'file_hashes_inconsistent', failed_check: 'commitment' });
+
+    const notJson = await gzip(new TextEncoder().encode('{"format":"something else"}'));
+    expect((await verifyOverApi(sha(content), await withAttachment(notJson))).json()).toMatchObject({ message: 'gzip_invalid_header' });
+
+    // A package of another registration does not match this original.
+    const other = await registerFile('third work');
+    await sealAndGenerate();
+    expect((await verifyOverApi(sha(content), await downloadPdf(other.asset_dna))).json()).toMatchObject({ message: 'hash_mismatch' });
+  });
+
+  it('expires, and a regenerated certificate carries a new expiry (status 6)', async () => {
+    const content = 'short-lived';
+    const reg = await registerFile(content, alice, { valid_seconds: 1 });
+    await sealAndGenerate();
+    const pdf = await downloadPdf(reg.asset_dna);
+    await new Promise((r) => setTimeout(r, 1100));
+    expect((await verifyOverApi(sha(content), pdf)).json()).toMatchObject({ message: 'expiration_time_verification_failed', failed_check: 'expiry' });
+
+    const regen = await h.request({ method: 'POST', url: `/api/v1/ledger/entries/${reg.asset_dna}/proof`, cookie: alice, body: {} });
+    expect(regen.statusCode, regen.body).toBe(200);
+    await h.app.proofs.drain();
+    const status = await h.request({ method: 'GET', url: `/api/v1/ledger/entries/${reg.asset_dna}/proof`, cookie: alice });
+    expect(status.json().data).toMatchObject({ proof_status: 6, is_generated: true });
+    const fresh = await verifyOverApi(sha(content), await downloadPdf(reg.asset_dna));
+    expect(fresh.statusCode, fresh.body).toBe(200);
+    expect(fresh.json().data.expired_at).toBeGreaterThan(Date.now() + 300 * 86400_000);
+  });
+
+  it('gives certificates only to their registrant', async () => {
+    const reg = await registerFile('private work');
+    await sealAndGenerate();
+    for (const cookie of [bob, undefined]) {
+      const res = await h.request({ method: 'GET', url: `/verify-api/v1/public/zkp-proof-request?zkp_register_dna=${reg.asset_dna}`, cookie });
+      expect(res.json()).toMatchObject({ message: 'proof_record_not_found' });
+    }
+    const unknown = await h.request({ method: 'GET', url: '/verify-api/v1/public/zkp-proof-request?zkp_register_dna=pvaaaaaaaaaaaaaaaaaaaa', cookie: alice });
+    expect(unknown.json()).toMatchObject({ message: 'proof_record_not_found' });
+    expect((await h.request({ method: 'GET', url: `/api/v1/ledger/entries/${reg.asset_dna}/proof`, cookie: bob })).json()).toMatchObject({ message: 'proof_record_not_found' });
+  });
+});
+
+describe('explorer and proofs between blocks', () => {
+  it('lists blocks, shows entries without file hashes, and serves inclusion and consistency proofs that verify', async () => {
+    const a = await registerFile('explorer one');
+    await h.app.ledger.sealNow();
+    await registerFile('explorer two');
+    await registerFile('explorer three');
+    await h.app.ledger.sealNow();
+
+    const list = (await h.request({ method: 'GET', url: '/api/v1/explorer/blocks?limit=5' })).json().data;
+    expect(list.blocks.length).toBeGreaterThanOrEqual(2);
+    const [latest, previous] = list.blocks;
+    expect(latest.prev_hash).toBe(previous.hash);
+    expect(latest.height).toBe(previous.height + 1);
+    expect((await h.request({ method: 'GET', url: `/api/v1/explorer/blocks/${latest.hash}` })).json().data.height).toBe(latest.height);
+    expect((await h.request({ method: 'GET', url: '/api/v1/explorer/blocks/latest' })).json().data.hash).toBe(latest.hash);
+    expect((await h.request({ method: 'GET', url: '/api/v1/explorer/blocks/999999' })).statusCode).toBe(400);
+
+    const entries = (await h.request({ method: 'GET', url: `/api/v1/explorer/blocks/${latest.height}/entries` })).json().data;
+    expect(entries).toHaveLength(2);
+    expect(JSON.stringify(entries)).not.toContain(sha('explorer two'));
+
+    const entry = (await h.request({ method: 'GET', url: `/api/v1/explorer/entries/${a.asset_dna}` })).json().data;
+    expect(verifyInclusion(fromHex(entry.leaf_hash), entry.leaf_index, entry.inclusion.tree_size, entry.inclusion.path.map(fromHex), fromHex(entry.block.root))).toBe(true);
+
+    const later = (await h.request({ method: 'GET', url: `/api/v1/ledger/entries/${a.asset_dna}/inclusion?tree_size=${latest.tree_size}` })).json().data;
+    expect(later.root).toBe(latest.root);
+    expect(verifyInclusion(fromHex(later.leaf_hash), later.leaf_index, later.tree_size, later.path.map(fromHex), fromHex(later.root))).toBe(true);
+
+    const c = (await h.request({ method: 'GET', url: `/api/v1/ledger/consistency?first=1&second=${latest.height}` })).json().data;
+    expect(verifyConsistency(c.first.tree_size, c.second.tree_size, fromHex(c.first.root), fromHex(c.second.root), c.proof.map(fromHex))).toBe(true);
+
+    const keys = (await h.request({ method: 'GET', url: '/api/v1/ledger/platform-keys' })).json().data;
+    expect(keys[0].key_id).toBe(latest.key_id);
+  });
+
+  it('a second ledger on the same database resumes the same chain, and refuses a tampered one', async () => {
+    const noop = { info() {}, warn() {}, error() {} };
+    const again = new Ledger(h.app.db, h.app.ledger.config, noop);
+    await again.start({ isSealingTimerOn: false });
+    expect(again.headBlock?.hash).toBe(h.app.ledger.headBlock?.hash);
+    expect(toHex(fromHex(again.rootAt(again.treeSize)))).toBe(h.app.ledger.headBlock?.root);
+
+    // Two sealers racing: both see the same head, only one block gets each height.
+    await registerFile('race one');
+    await registerFile('race two');
+    const [x, y] = await Promise.all([again.sealNow(), h.app.ledger.sealNow()]);
+    const heights = [x, y].filter(Boolean).map((b) => b!.height);
+    expect(new Set(heights).size).toBe(heights.length);
+    const count = await h.app.db.selectFrom('ledger_entries').select((eb) => eb.fn.countAll<number>().as('n')).where('leaf_index', 'is', null).executeTakeFirstOrThrow();
+    expect(Number(count.n)).toBe(0);
+    await again.stop();
+
+    const victim = await h.app.db.selectFrom('ledger_entries').select(['id', 'leaf_hash']).where('leaf_index', '=', 0).executeTakeFirstOrThrow();
+    const flipped = (victim.leaf_hash[0] === '0' ? '1' : '0') + victim.leaf_hash.slice(1);
+    await h.app.db.updateTable('ledger_entries').set({ leaf_hash: flipped }).where('id', '=', victim.id).execute();
+    const third = new Ledger(h.app.db, h.app.ledger.config, noop);
+    await expect(third.start({ isSealingTimerOn: false })).rejects.toThrow(/root/);
+    await h.app.db.updateTable('ledger_entries').set({ leaf_hash: victim.leaf_hash }).where('id', '=', victim.id).execute();
+  });
+});
