@@ -218,3 +218,25 @@ describe('explorer and proofs between blocks', () => {
     await h.app.db.updateTable('ledger_entries').set({ leaf_hash: victim.leaf_hash }).where('id', '=', victim.id).execute();
   });
 });
+
+describe('ledger:verify', () => {
+  it('passes on the chain built above and names the first tampered byte', async () => {
+    const { auditLedger } = await import('../../server/ledger/audit.ts');
+    const good = await auditLedger(h.app.db);
+    expect(good).toMatchObject({ isOk: true });
+    const victim = await h.app.db.selectFrom('ledger_entries').select(['id', 'record', 'block_height']).where('leaf_index', '=', 1).executeTakeFirstOrThrow();
+    const tampered = victim.record.replace('"kind":"file"', '"kind":"filf"');
+    await h.app.db.updateTable('ledger_entries').set({ record: tampered }).where('id', '=', victim.id).execute();
+    const bad = await auditLedger(h.app.db);
+    expect(bad.isOk).toBe(false);
+    expect(bad).toMatchObject({ problem: expect.stringContaining(`block ${victim.block_height}`) });
+    await h.app.db.updateTable('ledger_entries').set({ record: victim.record }).where('id', '=', victim.id).execute();
+
+    const block = await h.app.db.selectFrom('ledger_blocks').select(['height', 'signature']).where('height', '=', 1).executeTakeFirstOrThrow();
+    const sig = block.signature;
+    await h.app.db.updateTable('ledger_blocks').set({ signature: sig.slice(0, 20) + (sig[20] === 'A' ? 'B' : 'A') + sig.slice(21) }).where('height', '=', 1).execute();
+    expect(await auditLedger(h.app.db)).toMatchObject({ isOk: false, problem: expect.stringMatching(/block 1: signature/) });
+    await h.app.db.updateTable('ledger_blocks').set({ signature: sig }).where('height', '=', 1).execute();
+    expect(await auditLedger(h.app.db)).toMatchObject({ isOk: true });
+  });
+});
