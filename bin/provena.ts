@@ -2,14 +2,20 @@
 /**
  * The `provena` command line, for people and CI pipelines (architecture: Command line).
  *   provena hash <files…>   print each file's §3 identity, hashed with the same WebAssembly core as the browser
+ *   provena verify <original> <proof.pdf>   every proof check offline; exit 1 naming the failed check
+ *   provena ledger-verify   re-check the whole ledger in the database
  * Each command lives in bin/commands/ and is listed in COMMANDS.
  */
 import { hashCommand } from './commands/hash.ts';
+import { verifyCommand } from './commands/verify.ts';
+import { ledgerVerifyCommand } from './commands/ledger-verify.ts';
 
 type Command = { summary: string; usage: string; run(args: string[]): Promise<number> };
 
 const COMMANDS: Record<string, Command> = {
   hash: hashCommand,
+  verify: verifyCommand,
+  'ledger-verify': ledgerVerifyCommand,
 };
 
 function help(): string {

@@ -6,7 +6,7 @@ import { PACKAGE_ATTACHMENT_NAME } from '../../core/ledger/package.ts';
  * uses), in Node. Throws when the bytes are not a readable PDF; null when no package.
  */
 export async function extractPackageNode(pdf: Uint8Array): Promise<Uint8Array | null> {
-  const task = getDocument({ data: pdf.slice(), useSystemFonts: false, disableFontFace: true, verbosity: 0, stopAtErrors: true });
+  const task = getDocument({ data: new Uint8Array(pdf), useSystemFonts: false, disableFontFace: true, verbosity: 0, stopAtErrors: true });
   const doc = await task.promise;
   try {
     // pdf.js 6: a Map of metadata; the bytes come separately, by id, when not inline.

@@ -1,0 +1,106 @@
+import fs from 'node:fs';
+import { loadSha256Node } from '../../wasm/load-node.ts';
+import { verifyCertificate, type CheckId } from '../../core/ledger/package.ts';
+import type { ErrorKey } from '../../core/errors.ts';
+import { extractPackageNode } from '../../server/proofs/extract.ts';
+
+/** §8 texts for the proof keys, in English (the browser localizes the same keys). */
+const MESSAGES: Partial<Record<ErrorKey, string>> = {
+  verify_file_not_found: 'original and proof file do not match',
+  hash_mismatch: 'original and proof file do not match',
+  no_proof_package: 'proof file missing or invalid',
+  gzip_invalid_header: 'proof file format wrong',
+  parse_pdf_failed: 'certificate parse error',
+  file_hashes_inconsistent: 'proof verification failed',
+  expiration_time_verification_failed: 'the digital property proof file has expired, regenerate it',
+};
+
+const LABELS: Record<CheckId, string> = {
+  pdf: 'PDF readable',
+  package_present: 'proof package present',
+  package_format: 'proof package format',
+  platform_key: 'platform key',
+  file_hash: 'original matches proof',
+  commitment: 'commitment opens',
+  asset_dna: 'asset DNA',
+  inclusion: 'audit path to block root',
+  block_hash: 'block hash',
+  block_signature: 'block signature',
+  statement_signature: 'certificate signature',
+  anchor: 'anchor',
+  expiry: 'expiry',
+};
+
+const READ_BYTES = 8 * 1024 * 1024;
+
+async function sha256File(file: string): Promise<string> {
+  const sha = await loadSha256Node();
+  const stream = sha.stream();
+  stream.init();
+  const buffer = new Uint8Array(READ_BYTES);
+  const fd = fs.openSync(file, 'r');
+  try {
+    for (;;) {
+      const n = fs.readSync(fd, buffer, 0, READ_BYTES, null);
+      if (n === 0) break;
+      stream.update(buffer.subarray(0, n));
+    }
+  } finally {
+    fs.closeSync(fd);
+  }
+  return stream.digestHex();
+}
+
+/** `provena verify <original> <proof.pdf>`: every check offline; exit 1 naming the failed check. */
+export const verifyCommand = {
+  summary: 'check an original file against its PDF proof, offline',
+  usage: 'verify <original> <proof.pdf> [--trust <key id>]…',
+  async run(args: string[]): Promise<number> {
+    const positional: string[] = [];
+    const trusted: string[] = [];
+    let isJson = false;
+    for (let i = 0; i < args.length; i++) {
+      const a = args[i] as string;
+      if (a === '--trust') trusted.push((args[++i] ?? '').toLowerCase());
+      else if (a === '--json') isJson = true;
+      else positional.push(a);
+    }
+    const [original, proof] = positional;
+    if (!original || !proof || positional.length !== 2 || trusted.some((k) => !/^[0-9a-f]{64}$/.test(k))) {
+      process.stderr.write(`usage: provena ${this.usage}\n  --trust <key id>  accept only this platform key (64 hex; repeatable)\n  --json            print the verdict as JSON\n`);
+      return 2;
+    }
+    let digest: string;
+    let pdf: Uint8Array;
+    try {
+      digest = await sha256File(original);
+      pdf = new Uint8Array(fs.readFileSync(proof));
+    } catch (error) {
+      const e = error as NodeJS.ErrnoException;
+      process.stderr.write(`provena verify: cannot read ${e.path ?? ''}: ${e.code === 'ENOENT' ? 'no such file' : e.message}\n`);
+      return 2;
+    }
+    const verdict = await verifyCertificate(pdf, extractPackageNode, { fileSha256: digest, now: Date.now(), trustedKeyIds: trusted.length ? trusted : undefined });
+    if (isJson) {
+      process.stdout.write(`${JSON.stringify(verdict, null, 2)}\n`);
+    } else {
+      for (const c of verdict.checks) {
+        const mark = c.isSkipped ? '-' : c.isOk ? '✓' : '✗';
+        const why = c.message ? ` — ${MESSAGES[c.message] ?? c.message} (${c.message})` : '';
+        process.stdout.write(`${mark} ${LABELS[c.id].padEnd(26)} ${c.detail}${why}\n`);
+      }
+      if (verdict.isValid && verdict.summary) {
+        const s = verdict.summary;
+        process.stdout.write(
+          `\nVALID\n  file_hash        ${s.file_hash}\n  asset_dna        ${s.asset_dna}\n  registered_at    ${new Date(s.registered_at).toISOString()}\n  block_address    #${s.block_address.height} ${s.block_address.hash}\n  enterprise_name  ${s.enterprise_name}\n  expired_at       ${new Date(s.expired_at).toISOString()}\n`,
+        );
+      }
+    }
+    if (!verdict.isValid) {
+      const key = verdict.message as ErrorKey;
+      process.stderr.write(`provena verify: FAILED at check "${verdict.failedCheck}": ${MESSAGES[key] ?? key} (${key})\n`);
+      return 1;
+    }
+    return 0;
+  },
+};

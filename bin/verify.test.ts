@@ -1,0 +1,46 @@
+import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+
+const run = (...args: string[]) => spawnSync(process.execPath, ['bin/provena.ts', ...args], { encoding: 'utf8' });
+const FIX = 'tests/fixtures/proof';
+const key = JSON.parse(fs.readFileSync(`${FIX}/platform-key.json`, 'utf8')).key_id as string;
+
+describe('provena verify', () => {
+  it('passes the test vector, printing every check and the summary', () => {
+    const res = run('verify', `${FIX}/original.txt`, `${FIX}/proof.pdf`, '--trust', key);
+    expect(res.status, res.stderr).toBe(0);
+    expect(res.stdout).toContain('✓ audit path to block root');
+    expect(res.stdout).toContain('VALID');
+    expect(res.stdout).toContain('西安示例科技有限公司');
+  });
+
+  it('exits 1 naming the failed check: changed original, expiry, untrusted key, no package, not a PDF', () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'provena-verify-'));
+    const changed = path.join(dir, 'changed.txt');
+    fs.writeFileSync(changed, fs.readFileSync(`${FIX}/original.txt`, 'utf8') + ' ');
+    const a = run('verify', changed, `${FIX}/proof.pdf`);
+    expect(a.status).toBe(1);
+    expect(a.stderr).toContain('FAILED at check "file_hash": original and proof file do not match (hash_mismatch)');
+
+    const b = run('verify', `${FIX}/original.txt`, `${FIX}/proof-expired.pdf`);
+    expect(b.status).toBe(1);
+    expect(b.stderr).toContain('"expiry"');
+
+    const c = run('verify', `${FIX}/original.txt`, `${FIX}/proof.pdf`, '--trust', 'ab'.repeat(32));
+    expect(c.status).toBe(1);
+    expect(c.stderr).toContain('"platform_key"');
+
+    const notPdf = path.join(dir, 'x.pdf');
+    fs.writeFileSync(notPdf, 'hello');
+    const d = run('verify', `${FIX}/original.txt`, notPdf);
+    expect(d.status).toBe(1);
+    expect(d.stderr).toContain('certificate parse error (parse_pdf_failed)');
+
+    expect(run('verify', `${FIX}/original.txt`).status).toBe(2);
+    expect(run('verify', path.join(dir, 'missing'), `${FIX}/proof.pdf`).status).toBe(2);
+    fs.rmSync(dir, { recursive: true });
+  });
+});
