@@ -13,6 +13,8 @@ import { HomePage } from '@/features/home/home-page.tsx';
 import { SettingPage, toSettingTab } from '@/features/setting/setting-page.tsx';
 import { TermsPage } from '@/features/legal/terms-page.tsx';
 import { PrivacyPage } from '@/features/legal/privacy-page.tsx';
+import { VerifyPage } from '@/features/verify/verify-page.tsx';
+import { ExplorerBlockPage, ExplorerEntryPage, ExplorerHomePage } from '@/features/explorer/explorer-pages.tsx';
 import { RequireUser, SkipIfLoggedIn, useDefaultPagePath } from './guards.tsx';
 
 type Params = Record<string, string | undefined>;
@@ -68,6 +70,10 @@ export const PUBLIC_ROUTES: AppRoute[] = [
   { path: '/reset-pass', title: msg`Reset password`, render: () => <ResetPassPage /> },
   { path: '/terms', title: msg`User agreement`, render: () => <TermsPage /> },
   { path: '/privacy', title: msg`Privacy policy`, render: () => <PrivacyPage /> },
+  { path: '/verify-file', title: msg`Verification centre`, render: () => <VerifyPage /> },
+  { path: '/explorer', title: msg`Block explorer`, render: () => <ExplorerHomePage /> },
+  { path: '/explorer/blocks/:height', title: msg`Block`, render: ({ height }) => <ExplorerBlockPage height={height ?? ''} /> },
+  { path: '/explorer/entries/:dna', title: msg`Entry`, render: ({ dna }) => <ExplorerEntryPage dna={dna ?? ''} /> },
 ];
 
 /** Screens in the dashboard layout; all need a logged-in user. */

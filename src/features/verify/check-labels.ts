@@ -1,0 +1,20 @@
+import type { MessageDescriptor } from '@lingui/core';
+import { msg } from '@lingui/core/macro';
+import type { CheckId } from '../../../core/ledger/package.ts';
+
+/** What each proof check establishes, in the reader's language. */
+export const CHECK_LABELS: Record<CheckId, MessageDescriptor> = {
+  pdf: msg`The PDF can be read`,
+  package_present: msg`The PDF carries a proof package`,
+  package_format: msg`The proof package format is valid`,
+  platform_key: msg`The platform key is known`,
+  file_hash: msg`The original matches the proof`,
+  commitment: msg`The salted commitment opens to the file hash`,
+  asset_dna: msg`The asset DNA matches the record`,
+  inclusion: msg`The audit path leads to the block root`,
+  block_hash: msg`The block hash matches the header`,
+  block_signature: msg`The block is signed by the platform`,
+  statement_signature: msg`The certificate (issue and expiry) is signed by the platform`,
+  anchor: msg`Public chain anchor`,
+  expiry: msg`The certificate has not expired`,
+};
