@@ -294,10 +294,12 @@ export type PackageExtractor = (pdf: Uint8Array) => Promise<Uint8Array | null>;
 /** The whole check of "original + PDF proof", given a PDF reader for the runtime at hand. */
 export async function verifyCertificate(pdf: Uint8Array, extract: PackageExtractor, opts: VerifyOptions): Promise<Verdict> {
   const checks: Check[] = [];
+  // pdf.js may take (detach) the buffer it is given: note the size first.
+  const size = pdf.length;
   let packageBytes: Uint8Array | null;
   try {
     packageBytes = await extract(pdf);
-    checks.push({ id: 'pdf', isOk: true, detail: `PDF read (${pdf.length} bytes)` });
+    checks.push({ id: 'pdf', isOk: true, detail: `PDF read (${size} bytes)` });
   } catch (error) {
     checks.push({ id: 'pdf', isOk: false, message: 'parse_pdf_failed', detail: `not a readable PDF: ${error instanceof Error ? error.message : String(error)}` });
     return verdictOf(checks);
