@@ -4,11 +4,13 @@
  *   provena hash <files…>   print each file's §3 identity, hashed with the same WebAssembly core as the browser
  *   provena verify <original> <proof.pdf>   every proof check offline; exit 1 naming the failed check
  *   provena ledger-verify   re-check the whole ledger in the database
+ *   provena operator-create --login <id> --password <pw>   create a platform operator
  * Each command lives in bin/commands/ and is listed in COMMANDS.
  */
 import { hashCommand } from './commands/hash.ts';
 import { verifyCommand } from './commands/verify.ts';
 import { ledgerVerifyCommand } from './commands/ledger-verify.ts';
+import { operatorCreateCommand } from './commands/operator-create.ts';
 
 type Command = { summary: string; usage: string; run(args: string[]): Promise<number> };
 
@@ -16,6 +18,7 @@ const COMMANDS: Record<string, Command> = {
   hash: hashCommand,
   verify: verifyCommand,
   'ledger-verify': ledgerVerifyCommand,
+  'operator-create': operatorCreateCommand,
 };
 
 function help(): string {

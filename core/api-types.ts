@@ -20,3 +20,41 @@ export type ChangeNameBody = { name: string };
 export type OldPhoneCodeBody = { validation_code: string };
 export type ChangePhoneBody = { new_phone_number: string; validation_code: string };
 export type SmsOutboxEntry = { phone: string; code: string; type: number; sent_at: number };
+
+/** §3 Company client state (GET /api/v1/enterprises). */
+export type CompanyListItem = { enterprise_id: number; enterprise_name: string; locked: boolean; member_confirmed_status: number };
+export type InvitedCompany = { invitation_id: number; enterprise_id: number; enterprise_name: string; inviter: string };
+export type EnterpriseApplicationDto = { id: number; name: string; status: number; reason: string; created_at: number };
+export type CompanyDto = {
+  enterprise_id: number | null;
+  name: string;
+  verified: boolean;
+  verify_status: number;
+  license: string;
+  legal_person: string;
+  role: number;
+  is_admin: boolean;
+  private_key_status: number;
+  member_confirmed_status: number;
+  status: number;
+  invitation_code: string;
+  companies: CompanyListItem[];
+  invited_company: InvitedCompany | null;
+  application: EnterpriseApplicationDto | null;
+};
+export type EmployeeDto = { employee_id: number; user_id: number; name: string; real_name: string; phone: string; role: number; status: number; created_at: number };
+export type InvitationDto = { id: number; name: string; phone: string; role: number; status: number; inviter: string; created_at: number };
+export type LicenceOcrDto = { name: string; license: string; legal_person: string; is_legal_person: boolean };
+export type UploadInfo = { url: string; body_params: Record<string, string>; exists: boolean };
+export type AddMemberResult = { phone: string; outcome: 'added' | 'invited'; employee_id?: number };
+export type BulkRowResult = { row: number; phone: string; ok: boolean; outcome?: 'added' | 'invited'; message?: string; field_name?: string };
+export type OperatorDto = { id: number; login_id: string; name: string };
+export type OperatorApplicationDto = EnterpriseApplicationDto & {
+  license_no: string;
+  legal_person: string;
+  license_image_id: string;
+  apply_book_id: string;
+  organization_code_certificate_id: string | null;
+  applicant_phone: string;
+  applicant_name: string;
+};

@@ -66,6 +66,12 @@ export const ERROR_KEYS = [
   'legal_person_not_match',
   'license_record_not_found',
   'license_recognition_failed',
+  'license_required',
+  'recognition_unavailable',
+  'application_pending',
+  'file_too_large',
+  'file_type_unsupported',
+  'upload_failed',
   // generic field rules
   'required',
   'len',

@@ -14,6 +14,10 @@ import ledgerPlugin from './ledger/plugin.ts';
 import ledgerRoutes from './routes/ledger/index.ts';
 import explorerRoutes from './routes/explorer/index.ts';
 import verifyRoutes from './routes/verify/index.ts';
+import enterprisesPlugin from './plugins/enterprises.ts';
+import fileRoutes from './routes/files/index.ts';
+import enterpriseRoutes from './routes/enterprises/index.ts';
+import operatorRoutes from './routes/operators/index.ts';
 
 export type AppOptions = { db: Db; config: DeploymentConfig; env: Env };
 
@@ -30,5 +34,9 @@ export default async function app(fastify: FastifyInstance, opts: AppOptions) {
   await fastify.register(ledgerRoutes);
   await fastify.register(explorerRoutes);
   await fastify.register(verifyRoutes);
+  await fastify.register(enterprisesPlugin);
+  await fastify.register(fileRoutes);
+  await fastify.register(enterpriseRoutes);
+  await fastify.register(operatorRoutes);
   await fastify.register(staticPlugin, { appDir: opts.env.appDir });
 }

@@ -8,6 +8,7 @@ import type { Database } from './schema.ts';
 import type { Dialect } from './dialect.ts';
 import { accounts } from './migrations/0001-accounts.ts';
 import { ledger } from './migrations/0002-ledger.ts';
+import { enterprises } from './migrations/0003-enterprises.ts';
 
 export type Db = Kysely<Database>;
 
@@ -15,6 +16,7 @@ function migrations(dialect: Dialect): Record<string, Migration> {
   return {
     '0001-accounts': accounts(dialect),
     '0002-ledger': ledger(dialect),
+    '0003-enterprises': enterprises(dialect),
   };
 }
 

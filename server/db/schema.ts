@@ -14,6 +14,7 @@ export type UsersTable = {
   is_frozen: Generated<number>;
   failed_logins: Generated<number>;
   locked_until: Generated<number>;
+  current_enterprise_id: Generated<number | null>;
   created_at: number;
   updated_at: number;
 };
@@ -98,6 +99,68 @@ export type ProofsTable = {
   updated_at: number;
 };
 
+export type EnterprisesTable = {
+  id: Generated<number>;
+  name: string;
+  license_no: string;
+  legal_person: string;
+  license_image_id: string;
+  channel: number;
+  apply_book_id: string | null;
+  organization_code_certificate_id: string | null;
+  verify_status: number;
+  private_key_status: Generated<number>;
+  invitation_code: string;
+  created_by: number;
+  created_at: number;
+  updated_at: number;
+};
+
+/** Membership: role 0–4 (§3), status 1 confirmed, 2 applied, 3 rejected, 4 frozen. */
+export type EmployeesTable = {
+  id: Generated<number>;
+  enterprise_id: number;
+  user_id: number;
+  role: Generated<number>;
+  status: number;
+  created_at: number;
+  updated_at: number;
+};
+
+export type InvitationsTable = {
+  id: Generated<number>;
+  enterprise_id: number;
+  user_id: number;
+  inviter_id: number;
+  role: Generated<number>;
+  status: number;
+  created_at: number;
+  updated_at: number;
+};
+
+export type EnterpriseApplicationsTable = {
+  id: Generated<number>;
+  user_id: number;
+  name: string;
+  license_no: string;
+  legal_person: string;
+  license_image_id: string;
+  apply_book_id: string;
+  organization_code_certificate_id: string | null;
+  status: number;
+  reason: Generated<string>;
+  enterprise_id: number | null;
+  reviewed_by: number | null;
+  reviewed_at: number | null;
+  created_at: number;
+  updated_at: number;
+};
+
+export type OperatorsTable = { id: Generated<number>; login_id: string; name: Generated<string>; password_hash: string; created_at: number };
+export type OperatorSessionsTable = { id: string; operator_id: number; created_at: number; expires_at: number };
+export type FilesTable = { id: string; size: number; type: string; created_at: number };
+export type FileOwnersTable = { file_id: string; user_id: number; created_at: number };
+
 export type Database = {
   users: UsersTable;
   sessions: SessionsTable;
@@ -108,4 +171,12 @@ export type Database = {
   ledger_entries: LedgerEntriesTable;
   ledger_blocks: LedgerBlocksTable;
   proofs: ProofsTable;
+  enterprises: EnterprisesTable;
+  employees: EmployeesTable;
+  invitations: InvitationsTable;
+  enterprise_applications: EnterpriseApplicationsTable;
+  operators: OperatorsTable;
+  operator_sessions: OperatorSessionsTable;
+  files: FilesTable;
+  file_owners: FileOwnersTable;
 };

@@ -72,6 +72,12 @@ export const ERROR_MESSAGES: Record<ErrorKey, MessageDescriptor> = {
   legal_person_not_match: msg`The legal person does not match the business licence`,
   license_record_not_found: msg`The business licence has not been uploaded`,
   license_recognition_failed: msg`The business licence could not be recognised`,
+  license_required: msg`Please upload the business licence first`,
+  recognition_unavailable: msg`Automatic recognition is unavailable, please type the details`,
+  application_pending: msg`Your application is being reviewed, please wait`,
+  file_too_large: msg`File too large, the limit is 3M`,
+  file_type_unsupported: msg`Only JPEG, JPG, PNG, BMP, GIF or PDF files are accepted`,
+  upload_failed: msg`Upload failed`,
   // generic field rules
   required: msg`This field is required`,
   len: msg`Wrong length`,

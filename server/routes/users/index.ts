@@ -26,6 +26,7 @@ import { isUniqueViolation } from '../../db/database.ts';
 import { ApiError, fail } from '../../errors.ts';
 import { hashPassword, verifyPassword } from '../../services/passwords.ts';
 import { hit } from '../../services/rate-limit.ts';
+import { isLockedOut } from '../../services/enterprises.ts';
 import { findUserById, findUserByLoginId, findUserByPhone, pickIconColor, toUserDto, type UserRow } from '../../services/users.ts';
 import { body, code, envelope, name, password, phone, userDto } from '../schemas.ts';
 
@@ -103,7 +104,7 @@ export default async function userRoutes(app: FastifyInstance) {
         fail('invalid_password', 'password');
       }
       if (user.failed_logins > 0) await db.updateTable('users').set({ failed_logins: 0 }).where('id', '=', user.id).execute();
-      if (user.is_frozen) fail('employee_locked', 'login_id');
+      if (user.is_frozen || (await isLockedOut(db, user.id))) fail('employee_locked', 'login_id');
       // A password that no longer meets the rules must be upgraded before use (§8 weak-password dialog).
       if (isWeakPassword(pass, { strongPassword: config.strongPassword })) fail('invalid_password_format', 'password');
       return startSession(request, reply, user);
@@ -121,7 +122,7 @@ export default async function userRoutes(app: FastifyInstance) {
       await guardLoginAddress(request);
       const user = await findUserByPhone(db, loginId);
       if (!user) fail('user_not_found', 'login_id');
-      if (user.is_frozen) fail('employee_locked', 'login_id');
+      if (user.is_frozen || (await isLockedOut(db, user.id))) fail('employee_locked', 'login_id');
       await withCode(loginId, SMS_TYPES.codeLogin, validationCode, async (trx) => {
         await trx.updateTable('users').set({ failed_logins: 0, locked_until: 0 }).where('id', '=', user.id).execute();
       });
