@@ -3,6 +3,7 @@ import type { MessageDescriptor } from '@lingui/core';
 import { msg } from '@lingui/core/macro';
 import { useAtom, useAtomValue } from 'jotai';
 import { Redirect } from 'wouter';
+import type { UserDto } from '../../core/api-types.ts';
 import { useConfig } from '@/config/config-atom.ts';
 import { currentUserAtom } from '@/features/auth/user-atom.ts';
 import { LoginPage, toLoginTab } from '@/features/auth/login-page.tsx';
@@ -15,6 +16,13 @@ import { TermsPage } from '@/features/legal/terms-page.tsx';
 import { PrivacyPage } from '@/features/legal/privacy-page.tsx';
 import { VerifyPage } from '@/features/verify/verify-page.tsx';
 import { ExplorerBlockPage, ExplorerEntryPage, ExplorerHomePage } from '@/features/explorer/explorer-pages.tsx';
+import { RealAuthPage } from '@/features/enterprise/real-auth-page.tsx';
+import { InvitedCompanyPage } from '@/features/enterprise/invited-company-page.tsx';
+import { InReviewPage } from '@/features/enterprise/in-review-page.tsx';
+import { AddCompanyPage } from '@/features/enterprise/add-company-page.tsx';
+import { CompanyAuthProtocolPage } from '@/features/enterprise/company-auth-protocol-page.tsx';
+import { CompanyPage, toCompanyTab } from '@/features/enterprise/company-page.tsx';
+import { OperatorPage } from '@/features/enterprise/operator-page.tsx';
 import { RequireUser, SkipIfLoggedIn, useDefaultPagePath } from './guards.tsx';
 
 type Params = Record<string, string | undefined>;
@@ -46,6 +54,13 @@ function Setting({ active }: { active: string | undefined }) {
   return <RequireUser>{(user) => <SettingPage user={user} active={toSettingTab(active)} onUserChange={setUser} />}</RequireUser>;
 }
 
+/** Identity and company screens: a logged-in user, the default page to go on to, and user updates. */
+function WithUser({ render }: { render: (user: UserDto, defaultPath: string, setUser: (u: UserDto) => void) => ReactNode }) {
+  const [, setUser] = useAtom(currentUserAtom);
+  const defaultPath = useDefaultPagePath();
+  return <RequireUser>{(user) => render(user, defaultPath, setUser)}</RequireUser>;
+}
+
 /** Screens in the public layout (nav bar + footer). Standalone routes come with later issues. */
 export const PUBLIC_ROUTES: AppRoute[] = [
   { path: '/', render: () => <EntryGuard /> },
@@ -71,6 +86,16 @@ export const PUBLIC_ROUTES: AppRoute[] = [
   { path: '/terms', title: msg`User agreement`, render: () => <TermsPage /> },
   { path: '/privacy', title: msg`Privacy policy`, render: () => <PrivacyPage /> },
   { path: '/verify-file', title: msg`Verification centre`, render: () => <VerifyPage /> },
+  { path: '/real-auth', title: msg`Real-name authentication`, render: () => <WithUser render={(user, home, setUser) => <RealAuthPage user={user} defaultPath={home} onUserChange={setUser} />} /> },
+  { path: '/invited-company', title: msg`Company invitation`, render: () => <WithUser render={(user, home) => <InvitedCompanyPage user={user} defaultPath={home} />} /> },
+  { path: '/in-review', title: msg`Join review`, render: () => <WithUser render={(user, home) => <InReviewPage user={user} defaultPath={home} />} /> },
+  { path: '/add-company/:from?', title: msg`Create a company`, render: () => <WithUser render={(user, home) => <AddCompanyPage user={user} defaultPath={home} />} /> },
+  {
+    path: '/company-auth-protocol/:legalName/:company',
+    title: msg`Enterprise authorisation agreement`,
+    render: ({ legalName, company }) => <CompanyAuthProtocolPage legalName={legalName ?? ''} company={company ?? ''} />,
+  },
+  { path: '/operator', title: msg`Operator console`, render: () => <OperatorPage /> },
   { path: '/explorer', title: msg`Block explorer`, render: () => <ExplorerHomePage /> },
   { path: '/explorer/blocks/:height', title: msg`Block`, render: ({ height }) => <ExplorerBlockPage height={height ?? ''} /> },
   { path: '/explorer/entries/:dna', title: msg`Entry`, render: ({ dna }) => <ExplorerEntryPage dna={dna ?? ''} /> },
@@ -80,6 +105,7 @@ export const PUBLIC_ROUTES: AppRoute[] = [
 export const DASHBOARD_ROUTES: AppRoute[] = [
   { path: '/dashboard', noTitle: true, render: () => <DashboardIndex /> },
   { path: '/dashboard/home', title: msg`Home`, render: () => <RequireUser>{(user) => <HomePage user={user} />}</RequireUser> },
+  { path: '/dashboard/company/:active?', title: msg`My company`, render: ({ active }) => <WithUser render={(user) => <CompanyPage user={user} active={toCompanyTab(active)} />} /> },
   { path: '/dashboard/setting/:active?', title: msg`Personal centre`, render: ({ active }) => <Setting active={active} /> },
 ];
 

@@ -1,7 +1,7 @@
 import type { ComponentType } from 'react';
 import type { MessageDescriptor } from '@lingui/core';
 import { msg } from '@lingui/core/macro';
-import { IconHome, IconUserCircle, type IconProps } from '@tabler/icons-react';
+import { IconBuilding, IconHome, IconUserCircle, type IconProps } from '@tabler/icons-react';
 import type { DeploymentConfig } from '../../core/config.ts';
 
 /**
@@ -37,6 +37,14 @@ export const SIDEBAR_ENTRIES: readonly SidebarEntry[] = [
     path: '/dashboard/home',
     label: msg`Home`,
     icon: IconHome,
+    isVisible: () => true,
+  },
+  {
+    key: 'company',
+    index: SIDEBAR_INDEX.company,
+    path: '/dashboard/company',
+    label: msg`My company`,
+    icon: IconBuilding,
     isVisible: () => true,
   },
   {

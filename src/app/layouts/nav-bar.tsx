@@ -12,6 +12,7 @@ import { currentUserAtom } from '@/features/auth/user-atom.ts';
 import { useDefaultPagePath } from '../guards.tsx';
 import { LocaleSwitch } from '../locale-switch.tsx';
 import { useLogout } from '../use-logout.tsx';
+import { CompanyMenu } from './company-menu.tsx';
 import classes from './nav-bar.module.css';
 
 type NavLink = { key: string; label: ReactNode; href: string; isExternal: boolean };
@@ -120,6 +121,7 @@ function UserMenu({ user }: { user: UserDto }) {
         <Menu.Item leftSection={<IconUserCircle size={16} />} onClick={() => navigate('/dashboard/setting/info')}>
           <Trans>Personal centre</Trans>
         </Menu.Item>
+        <CompanyMenu user={user} />
         <Menu.Item leftSection={<IconLogout size={16} />} color="red" onClick={onLogout}>
           <Trans>Log out</Trans>
         </Menu.Item>

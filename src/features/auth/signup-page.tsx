@@ -2,7 +2,7 @@ import { Anchor, Button, Checkbox, PasswordInput, Stack, Text, TextInput } from 
 import { useForm } from '@mantine/form';
 import { Trans, useLingui } from '@lingui/react/macro';
 import { useSetAtom } from 'jotai';
-import { Link, useLocation } from 'wouter';
+import { Link } from 'wouter';
 import { SMS_TYPES } from '../../../core/constants.ts';
 import { NAME_MAX_LENGTH, checkName, checkNewPassword, checkPhone, checkRepeatPassword, checkSmsCode } from '../../../core/validation.ts';
 import { applyServerErrors } from '@/api/apply-server-errors.ts';
@@ -17,7 +17,6 @@ import { currentUserAtom } from './user-atom.ts';
 export function SignupPage() {
   const { t, i18n } = useLingui();
   const config = useConfig();
-  const [, navigate] = useLocation();
   const setUser = useSetAtom(currentUserAtom);
   const form = useForm({
     mode: 'controlled',
@@ -59,9 +58,8 @@ export function SignupPage() {
         validation_code: values.validation_code,
         ...(config.allowRegisterName && values.name.trim() ? { name: values.name.trim() } : {}),
       });
+      // §4: a new account has no real-name authentication yet; the after-login guard of this page sends it there.
       setUser(user);
-      // §2 says register goes to the vault; the vault is a later issue, so home until it exists.
-      navigate('/dashboard/home', { replace: true });
     } catch (error) {
       applyServerErrors(form, error, { fieldAliases: { repeat_password: 'repeatPassword' } });
     }

@@ -1,0 +1,408 @@
+import { useCallback, useEffect, useState } from 'react';
+import { ActionIcon, Badge, Button, CopyButton, Group, Modal, Pagination, PasswordInput, Select, Stack, Table, Tabs, Text, TextInput, Title, Tooltip, FileButton } from '@mantine/core';
+import { useForm } from '@mantine/form';
+import { notifications } from '@mantine/notifications';
+import { IconCopy, IconRefresh, IconSearch } from '@tabler/icons-react';
+import { Trans, useLingui } from '@lingui/react/macro';
+import { useLocation } from 'wouter';
+import type { BulkRowResult, CompanyDto, EmployeeDto, InvitationDto, UserDto } from '../../../core/api-types.ts';
+import { ADD_MEMBER_TIMEOUT_MS } from '../../../core/constants.ts';
+import { EMPLOYEE_STATUS, INVITATION_STATUS, parseMembersCsv } from '../../../core/enterprise.ts';
+import { maskPhone } from '../../../core/masking.ts';
+import { checkName, checkPhone } from '../../../core/validation.ts';
+import { applyServerErrors } from '@/api/apply-server-errors.ts';
+import { errorKeyText, notifyError } from '@/api/error-messages.ts';
+import { applyRuleVerdicts } from '@/components/form-rules.ts';
+import { useConfig } from '@/config/config-atom.ts';
+import { PageLoader } from '@/components/page-loader.tsx';
+import { addMember, addMembers, fetchEmployees, fetchInvitations, regenerateInvitationCode, setEmployeeStatus, setMemberRole, type EmployeePage } from './enterprise-api.ts';
+import { ROLE_LABELS } from './role-labels.ts';
+import { useCompany } from './use-company.ts';
+
+export type CompanyTab = 'info' | 'members' | 'applications' | 'invitations';
+export function toCompanyTab(active: string | undefined): CompanyTab {
+  return active === 'members' || active === 'applications' || active === 'invitations' ? active : 'info';
+}
+
+function InfoTab({ company, onCodeChange }: { company: CompanyDto; onCodeChange: (code: string) => void }) {
+  const { t, i18n } = useLingui();
+  const rows: Array<[string, string]> = [
+    [t`Company name`, company.name],
+    [t`Licence number`, company.license],
+    [t`Legal representative`, company.legal_person],
+    [t`My role`, i18n._(ROLE_LABELS[company.role] ?? ROLE_LABELS[0]!)],
+  ];
+  const onRegenerate = async () => {
+    try {
+      onCodeChange((await regenerateInvitationCode()).invitation_code);
+    } catch (error) {
+      notifyError(error);
+    }
+  };
+  return (
+    <Stack gap="sm">
+      <Group gap="sm">
+        <Title order={3} size="h4">
+          {company.name}
+        </Title>
+        <Badge color={company.verified ? 'green' : 'orange'}>{company.verified ? t`Verified` : t`Verifying`}</Badge>
+      </Group>
+      <Table variant="vertical" withTableBorder maw={560}>
+        <Table.Tbody>
+          {rows.map(([label, value]) => (
+            <Table.Tr key={label}>
+              <Table.Th w={180}>{label}</Table.Th>
+              <Table.Td>{value}</Table.Td>
+            </Table.Tr>
+          ))}
+          {company.is_admin && (
+            <Table.Tr>
+              <Table.Th>{t`Invitation code`}</Table.Th>
+              <Table.Td>
+                <Group gap="xs">
+                  <Text ff="monospace" fw={600} data-testid="invitation-code">
+                    {company.invitation_code}
+                  </Text>
+                  <CopyButton value={company.invitation_code}>
+                    {({ copy }) => (
+                      <ActionIcon variant="subtle" onClick={copy} aria-label={t`Copy`}>
+                        <IconCopy size={16} />
+                      </ActionIcon>
+                    )}
+                  </CopyButton>
+                  <Tooltip label={t`Generate a new code; the old one stops working`}>
+                    <ActionIcon variant="subtle" onClick={() => void onRegenerate()} aria-label={t`Regenerate`}>
+                      <IconRefresh size={16} />
+                    </ActionIcon>
+                  </Tooltip>
+                </Group>
+              </Table.Td>
+            </Table.Tr>
+          )}
+        </Table.Tbody>
+      </Table>
+    </Stack>
+  );
+}
+
+function useEmployees(status: number | undefined) {
+  const config = useConfig();
+  const [keyword, setKeyword] = useState('');
+  const [page, setPage] = useState(1);
+  const [data, setData] = useState<EmployeePage | null>(null);
+  const load = useCallback(async () => {
+    try {
+      setData(await fetchEmployees({ keyword: keyword || undefined, status, page, page_size: config.tablePageSize }));
+    } catch (error) {
+      notifyError(error);
+    }
+  }, [keyword, status, page, config.tablePageSize]);
+  useEffect(() => {
+    void load();
+  }, [load]);
+  return { data, keyword, setKeyword: (k: string) => { setKeyword(k); setPage(1); }, page, setPage, reload: load, pageSize: config.tablePageSize };
+}
+
+function MembersTab({ company, user }: { company: CompanyDto; user: UserDto }) {
+  const { t, i18n } = useLingui();
+  const list = useEmployees(undefined);
+  const [search, setSearch] = useState('');
+  const act = async (action: () => Promise<unknown>) => {
+    try {
+      await action();
+      await list.reload();
+    } catch (error) {
+      notifyError(error);
+    }
+  };
+  const statusLabel = (e: EmployeeDto) =>
+    e.status === EMPLOYEE_STATUS.frozen ? t`Frozen` : e.status === EMPLOYEE_STATUS.applied ? t`Applied` : e.status === EMPLOYEE_STATUS.rejected ? t`Declined` : t`Normal`;
+  const roleOptions = Object.entries(ROLE_LABELS).map(([value, label]) => ({ value, label: i18n._(label) }));
+  return (
+    <Stack gap="sm">
+      <form
+        onSubmit={(event) => {
+          event.preventDefault();
+          list.setKeyword(search.trim());
+        }}
+      >
+        <TextInput placeholder={t`Search by name or phone`} leftSection={<IconSearch size={16} />} value={search} onChange={(e) => setSearch(e.currentTarget.value)} maw={320} aria-label={t`Search members`} />
+      </form>
+      {!list.data ? (
+        <PageLoader />
+      ) : (
+        <Table.ScrollContainer minWidth={640}>
+          <Table striped highlightOnHover data-testid="members-table">
+            <Table.Thead>
+              <Table.Tr>
+                <Table.Th>{t`Name`}</Table.Th>
+                <Table.Th>{t`Phone`}</Table.Th>
+                <Table.Th>{t`Role`}</Table.Th>
+                <Table.Th>{t`Status`}</Table.Th>
+                {company.is_admin && <Table.Th>{t`Actions`}</Table.Th>}
+              </Table.Tr>
+            </Table.Thead>
+            <Table.Tbody>
+              {list.data.items.map((e) => {
+                const isSelf = e.user_id === user.id;
+                const canManage = company.is_admin && !isSelf && (e.role !== 1 || company.role === 1);
+                return (
+                  <Table.Tr key={e.employee_id} data-testid={`member-${e.phone}`}>
+                    <Table.Td>{e.real_name || e.name || '-'}</Table.Td>
+                    <Table.Td>{maskPhone(e.phone)}</Table.Td>
+                    <Table.Td>
+                      {canManage && e.status === EMPLOYEE_STATUS.confirmed ? (
+                        <Select
+                          size="xs"
+                          w={170}
+                          data={company.role === 1 ? roleOptions : roleOptions.filter((o) => o.value !== '1')}
+                          value={String(e.role)}
+                          aria-label={t`Role`}
+                          allowDeselect={false}
+                          onChange={(value) => value !== null && void act(() => setMemberRole(e.employee_id, Number(value)))}
+                        />
+                      ) : (
+                        i18n._(ROLE_LABELS[e.role] ?? ROLE_LABELS[0]!)
+                      )}
+                    </Table.Td>
+                    <Table.Td>
+                      <Badge variant="light" color={e.status === EMPLOYEE_STATUS.frozen ? 'red' : e.status === EMPLOYEE_STATUS.confirmed ? 'green' : 'gray'}>
+                        {statusLabel(e)}
+                      </Badge>
+                    </Table.Td>
+                    {company.is_admin && (
+                      <Table.Td>
+                        {canManage && e.status === EMPLOYEE_STATUS.confirmed && (
+                          <Button size="xs" variant="light" color="red" onClick={() => void act(() => setEmployeeStatus(e.employee_id, EMPLOYEE_STATUS.frozen))}>
+                            <Trans>Freeze</Trans>
+                          </Button>
+                        )}
+                        {canManage && e.status === EMPLOYEE_STATUS.frozen && (
+                          <Button size="xs" variant="light" onClick={() => void act(() => setEmployeeStatus(e.employee_id, EMPLOYEE_STATUS.confirmed))}>
+                            <Trans>Unfreeze</Trans>
+                          </Button>
+                        )}
+                      </Table.Td>
+                    )}
+                  </Table.Tr>
+                );
+              })}
+            </Table.Tbody>
+          </Table>
+        </Table.ScrollContainer>
+      )}
+      {list.data && list.data.total > list.pageSize && <Pagination total={Math.ceil(list.data.total / list.pageSize)} value={list.page} onChange={list.setPage} />}
+    </Stack>
+  );
+}
+
+function ApplicationsTab() {
+  const { t } = useLingui();
+  const list = useEmployees(EMPLOYEE_STATUS.applied);
+  const act = async (employeeId: number, status: number) => {
+    try {
+      await setEmployeeStatus(employeeId, status);
+      await list.reload();
+    } catch (error) {
+      notifyError(error);
+    }
+  };
+  if (!list.data) return <PageLoader />;
+  if (list.data.items.length === 0) return <Text c="dimmed">{t`No applications waiting for review.`}</Text>;
+  return (
+    <Table data-testid="applications-table">
+      <Table.Tbody>
+        {list.data.items.map((e) => (
+          <Table.Tr key={e.employee_id} data-testid={`application-${e.phone}`}>
+            <Table.Td>{e.real_name || e.name}</Table.Td>
+            <Table.Td>{maskPhone(e.phone)}</Table.Td>
+            <Table.Td>
+              <Group gap="xs">
+                <Button size="xs" onClick={() => void act(e.employee_id, EMPLOYEE_STATUS.confirmed)}>
+                  <Trans>Approve</Trans>
+                </Button>
+                <Button size="xs" variant="default" onClick={() => void act(e.employee_id, EMPLOYEE_STATUS.rejected)}>
+                  <Trans>Decline</Trans>
+                </Button>
+              </Group>
+            </Table.Td>
+          </Table.Tr>
+        ))}
+      </Table.Tbody>
+    </Table>
+  );
+}
+
+function AddMemberModal({ opened, onClose, onDone }: { opened: boolean; onClose: () => void; onDone: () => void }) {
+  const { t, i18n } = useLingui();
+  const form = useForm({ mode: 'controlled', initialValues: { phone: '', name: '', password: '', role: '0' } });
+  const onSubmit = form.onSubmit(async (values) => {
+    const isValid = applyRuleVerdicts(form, { phone: checkPhone(values.phone.trim()), name: checkName(values.name.trim(), { required: true }) }, i18n);
+    if (!isValid) return;
+    try {
+      // §9: adding a member gives up after 10 s.
+      const r = await addMember({ phone: values.phone.trim(), name: values.name.trim(), password: values.password, role: Number(values.role) }, AbortSignal.timeout(ADD_MEMBER_TIMEOUT_MS));
+      notifications.show({ color: 'green', message: r.outcome === 'invited' ? t`The user has an account and was invited` : t`Member added` });
+      form.reset();
+      onDone();
+    } catch (error) {
+      if ((error as Error)?.name === 'TimeoutError' || (error as Error)?.name === 'AbortError') notifications.show({ color: 'red', message: t`Network request timed out` });
+      else applyServerErrors(form, error, { i18n });
+    }
+  });
+  const roleOptions = Object.entries(ROLE_LABELS).filter(([v]) => v !== '1').map(([value, label]) => ({ value, label: i18n._(label) }));
+  return (
+    <Modal opened={opened} onClose={onClose} title={t`Add a member`} centered>
+      <form onSubmit={onSubmit} noValidate>
+        <Stack gap="sm">
+          <TextInput label={t`Phone number`} required {...form.getInputProps('phone')} />
+          <TextInput label={t`Name`} required {...form.getInputProps('name')} />
+          <PasswordInput label={t`Initial password`} description={t`Only needed when the phone number has no account yet`} {...form.getInputProps('password')} />
+          <Select label={t`Role`} data={roleOptions} allowDeselect={false} {...form.getInputProps('role')} />
+          <Button type="submit" loading={form.submitting}>
+            <Trans>Add</Trans>
+          </Button>
+        </Stack>
+      </form>
+    </Modal>
+  );
+}
+
+function InvitationsTab() {
+  const { t, i18n } = useLingui();
+  const config = useConfig();
+  const [items, setItems] = useState<InvitationDto[] | null>(null);
+  const [isAdding, setAdding] = useState(false);
+  const [results, setResults] = useState<BulkRowResult[] | null>(null);
+  const load = useCallback(async () => {
+    try {
+      setItems(await fetchInvitations());
+    } catch (error) {
+      notifyError(error);
+    }
+  }, []);
+  useEffect(() => {
+    void load();
+  }, [load]);
+  const onBulk = async (file: File | null) => {
+    if (!file) return;
+    const rows = parseMembersCsv(await file.text());
+    if (rows.length === 0) {
+      notifications.show({ color: 'red', message: t`The file has no rows` });
+      return;
+    }
+    try {
+      setResults((await addMembers(rows)).results);
+      await load();
+    } catch (error) {
+      notifyError(error);
+    }
+  };
+  const statusText = (s: number) => (s === INVITATION_STATUS.accepted ? t`Accepted` : s === INVITATION_STATUS.refused ? t`Refused` : t`Pending`);
+  return (
+    <Stack gap="sm">
+      {config.allowAddMember && (
+        <Group>
+          <Button onClick={() => setAdding(true)}>
+            <Trans>Add a member</Trans>
+          </Button>
+          <FileButton onChange={(f) => void onBulk(f)} accept=".csv,text/csv">
+            {(props) => (
+              <Button variant="default" {...props}>
+                <Trans>Add in bulk (CSV)</Trans>
+              </Button>
+            )}
+          </FileButton>
+          <Text size="xs" c="dimmed">
+            <Trans>Columns: phone, name, role, password</Trans>
+          </Text>
+        </Group>
+      )}
+      {results && (
+        <Table withTableBorder data-testid="bulk-results">
+          <Table.Tbody>
+            {results.map((r) => (
+              <Table.Tr key={r.row}>
+                <Table.Td>{r.row}</Table.Td>
+                <Table.Td>{r.phone}</Table.Td>
+                <Table.Td c={r.ok ? 'green' : 'red'}>{r.ok ? (r.outcome === 'invited' ? t`Invited` : t`Added`) : errorKeyText(r.message ?? '', i18n)}</Table.Td>
+              </Table.Tr>
+            ))}
+          </Table.Tbody>
+        </Table>
+      )}
+      {items === null ? (
+        <PageLoader />
+      ) : items.length === 0 ? (
+        <Text c="dimmed">{t`No invitations yet.`}</Text>
+      ) : (
+        <Table>
+          <Table.Thead>
+            <Table.Tr>
+              <Table.Th>{t`Name`}</Table.Th>
+              <Table.Th>{t`Phone`}</Table.Th>
+              <Table.Th>{t`Role`}</Table.Th>
+              <Table.Th>{t`Status`}</Table.Th>
+            </Table.Tr>
+          </Table.Thead>
+          <Table.Tbody>
+            {items.map((i) => (
+              <Table.Tr key={i.id}>
+                <Table.Td>{i.name || '-'}</Table.Td>
+                <Table.Td>{maskPhone(i.phone)}</Table.Td>
+                <Table.Td>{i18n._(ROLE_LABELS[i.role] ?? ROLE_LABELS[0]!)}</Table.Td>
+                <Table.Td>{statusText(i.status)}</Table.Td>
+              </Table.Tr>
+            ))}
+          </Table.Tbody>
+        </Table>
+      )}
+      <AddMemberModal opened={isAdding} onClose={() => setAdding(false)} onDone={() => { setAdding(false); void load(); }} />
+    </Stack>
+  );
+}
+
+/** Dashboard company/:active? — enterprise info, members, applications and invitations (§2, §6). */
+export function CompanyPage({ user, active }: { user: UserDto; active: CompanyTab }) {
+  const { t } = useLingui();
+  const [, navigate] = useLocation();
+  const { company, setCompany } = useCompany(user.id);
+  if (company === undefined) return <PageLoader />;
+  if (!company || !company.name) {
+    return (
+      <Stack align="flex-start">
+        <Text>{t`You have not joined a company yet.`}</Text>
+        <Button onClick={() => navigate('/real-auth')}>{t`Join or create a company`}</Button>
+      </Stack>
+    );
+  }
+  const canSeeMembers = company.is_admin || company.role === 3;
+  return (
+    <Tabs value={active} onChange={(value) => navigate(`/dashboard/company/${value ?? 'info'}`)} keepMounted={false}>
+      <Tabs.List mb="md">
+        <Tabs.Tab value="info">{t`Enterprise`}</Tabs.Tab>
+        {canSeeMembers && <Tabs.Tab value="members">{t`Members`}</Tabs.Tab>}
+        {company.is_admin && <Tabs.Tab value="applications">{t`Applications`}</Tabs.Tab>}
+        {company.is_admin && <Tabs.Tab value="invitations">{t`Invitations`}</Tabs.Tab>}
+      </Tabs.List>
+      <Tabs.Panel value="info">
+        <InfoTab company={company} onCodeChange={(code) => setCompany({ ...company, invitation_code: code })} />
+      </Tabs.Panel>
+      {canSeeMembers && (
+        <Tabs.Panel value="members">
+          <MembersTab company={company} user={user} />
+        </Tabs.Panel>
+      )}
+      {company.is_admin && (
+        <Tabs.Panel value="applications">
+          <ApplicationsTab />
+        </Tabs.Panel>
+      )}
+      {company.is_admin && (
+        <Tabs.Panel value="invitations">
+          <InvitationsTab />
+        </Tabs.Panel>
+      )}
+    </Tabs>
+  );
+}

@@ -1,0 +1,207 @@
+import { useCallback, useEffect, useState } from 'react';
+import { Anchor, Badge, Button, Group, Modal, PasswordInput, SegmentedControl, Stack, Table, Text, TextInput, Textarea } from '@mantine/core';
+import { useForm } from '@mantine/form';
+import { Trans, useLingui } from '@lingui/react/macro';
+import type { OperatorApplicationDto, OperatorDto } from '../../../core/api-types.ts';
+import { APPLICATION_STATUS } from '../../../core/enterprise.ts';
+import { maskLicense } from '../../../core/masking.ts';
+import { applyServerErrors } from '@/api/apply-server-errors.ts';
+import { notifyError } from '@/api/error-messages.ts';
+import { PageLoader } from '@/components/page-loader.tsx';
+import { EnterpriseCard } from './enterprise-card.tsx';
+import { fetchApplications, fetchOperator, operatorLogin, operatorLogout, reviewApplication } from './enterprise-api.ts';
+
+function OperatorLogin({ onLogin }: { onLogin: (op: OperatorDto) => void }) {
+  const { t } = useLingui();
+  const form = useForm({ mode: 'controlled', initialValues: { login_id: '', password: '' } });
+  const onSubmit = form.onSubmit(async (values) => {
+    try {
+      onLogin(await operatorLogin({ login_id: values.login_id.trim(), password: values.password }));
+    } catch (error) {
+      applyServerErrors(form, error);
+    }
+  });
+  return (
+    <EnterpriseCard title={t`Operator console`} subtitle={t`For platform operators only.`} width={440}>
+      <form onSubmit={onSubmit} noValidate>
+        <Stack gap="md">
+          <TextInput label={t`Operator account`} autoComplete="username" {...form.getInputProps('login_id')} />
+          <PasswordInput label={t`Password`} autoComplete="current-password" {...form.getInputProps('password')} />
+          <Button type="submit" loading={form.submitting} disabled={!form.values.login_id || !form.values.password}>
+            <Trans>Log in</Trans>
+          </Button>
+        </Stack>
+      </form>
+    </EnterpriseCard>
+  );
+}
+
+function RejectModal({ application, onClose, onDone }: { application: OperatorApplicationDto | null; onClose: () => void; onDone: () => void }) {
+  const { t } = useLingui();
+  const form = useForm({ mode: 'controlled', initialValues: { reason: '' } });
+  const onSubmit = form.onSubmit(async (values) => {
+    if (!application) return;
+    if (!values.reason.trim()) {
+      form.setFieldError('reason', t`Please give a reason`);
+      return;
+    }
+    try {
+      await reviewApplication(application.id, APPLICATION_STATUS.rejected, values.reason.trim());
+      form.reset();
+      onDone();
+    } catch (error) {
+      applyServerErrors(form, error);
+    }
+  });
+  return (
+    <Modal opened={application !== null} onClose={onClose} title={t`Reject the application`} centered>
+      <form onSubmit={onSubmit} noValidate>
+        <Stack>
+          <Textarea label={t`Reason (shown to the applicant)`} autosize minRows={3} {...form.getInputProps('reason')} />
+          <Button type="submit" color="red" loading={form.submitting}>
+            <Trans>Reject</Trans>
+          </Button>
+        </Stack>
+      </form>
+    </Modal>
+  );
+}
+
+function Applications({ operator, onLogout }: { operator: OperatorDto; onLogout: () => void }) {
+  const { t } = useLingui();
+  const [status, setStatus] = useState(String(APPLICATION_STATUS.pending));
+  const [items, setItems] = useState<OperatorApplicationDto[] | null>(null);
+  const [rejecting, setRejecting] = useState<OperatorApplicationDto | null>(null);
+  const load = useCallback(async () => {
+    try {
+      setItems(await fetchApplications(Number(status) || undefined));
+    } catch (error) {
+      notifyError(error);
+    }
+  }, [status]);
+  useEffect(() => {
+    void load();
+  }, [load]);
+  const onApprove = async (a: OperatorApplicationDto) => {
+    try {
+      await reviewApplication(a.id, APPLICATION_STATUS.approved, '');
+      await load();
+    } catch (error) {
+      notifyError(error);
+    }
+  };
+  const fileLink = (id: string | null, label: string) =>
+    id ? (
+      <Anchor href={`/api/v1/operator/files/${id}`} target="_blank" rel="noopener noreferrer" size="sm">
+        {label}
+      </Anchor>
+    ) : null;
+  const operatorName = operator.name || operator.login_id;
+  return (
+    <Stack p="md" maw={1180} mx="auto">
+      <Group justify="space-between">
+        <Text fw={700} size="lg">
+          <Trans>Enterprise applications</Trans>
+        </Text>
+        <Group>
+          <Text size="sm" c="dimmed">
+            {operatorName}
+          </Text>
+          <Button variant="default" size="xs" onClick={onLogout}>
+            <Trans>Log out</Trans>
+          </Button>
+        </Group>
+      </Group>
+      <SegmentedControl
+        w="fit-content"
+        value={status}
+        onChange={setStatus}
+        data={[
+          { value: '1', label: t`Pending` },
+          { value: '2', label: t`Approved` },
+          { value: '3', label: t`Rejected` },
+          { value: '0', label: t`All` },
+        ]}
+      />
+      {items === null ? (
+        <PageLoader />
+      ) : items.length === 0 ? (
+        <Text c="dimmed">{t`No applications.`}</Text>
+      ) : (
+        <Table.ScrollContainer minWidth={900}>
+          <Table data-testid="operator-applications">
+            <Table.Thead>
+              <Table.Tr>
+                <Table.Th>{t`Company name`}</Table.Th>
+                <Table.Th>{t`Licence number`}</Table.Th>
+                <Table.Th>{t`Legal representative`}</Table.Th>
+                <Table.Th>{t`Applicant`}</Table.Th>
+                <Table.Th>{t`Files`}</Table.Th>
+                <Table.Th>{t`Status`}</Table.Th>
+                <Table.Th />
+              </Table.Tr>
+            </Table.Thead>
+            <Table.Tbody>
+              {items.map((a) => (
+                <Table.Tr key={a.id} data-testid={`operator-application-${a.id}`}>
+                  <Table.Td>{a.name}</Table.Td>
+                  <Table.Td>{maskLicense(a.license_no)}</Table.Td>
+                  <Table.Td>{a.legal_person}</Table.Td>
+                  <Table.Td>
+                    {a.applicant_name} {a.applicant_phone}
+                  </Table.Td>
+                  <Table.Td>
+                    <Stack gap={2}>
+                      {fileLink(a.license_image_id, t`Licence`)}
+                      {fileLink(a.apply_book_id, t`Application form`)}
+                      {fileLink(a.organization_code_certificate_id, t`Organisation code certificate`)}
+                    </Stack>
+                  </Table.Td>
+                  <Table.Td>
+                    <Badge color={a.status === 2 ? 'green' : a.status === 3 ? 'red' : 'orange'}>{a.status === 2 ? t`Approved` : a.status === 3 ? t`Rejected` : t`Pending`}</Badge>
+                    {a.reason && (
+                      <Text size="xs" c="dimmed">
+                        {a.reason}
+                      </Text>
+                    )}
+                  </Table.Td>
+                  <Table.Td>
+                    {a.status === APPLICATION_STATUS.pending && (
+                      <Group gap="xs" wrap="nowrap">
+                        <Button size="xs" onClick={() => void onApprove(a)}>
+                          <Trans>Approve</Trans>
+                        </Button>
+                        <Button size="xs" variant="light" color="red" onClick={() => setRejecting(a)}>
+                          <Trans>Reject</Trans>
+                        </Button>
+                      </Group>
+                    )}
+                  </Table.Td>
+                </Table.Tr>
+              ))}
+            </Table.Tbody>
+          </Table>
+        </Table.ScrollContainer>
+      )}
+      <RejectModal application={rejecting} onClose={() => setRejecting(null)} onDone={() => { setRejecting(null); void load(); }} />
+    </Stack>
+  );
+}
+
+/** /operator: the platform operator console (own accounts and session, apart from enterprise roles). */
+export function OperatorPage() {
+  const [operator, setOperator] = useState<OperatorDto | null | undefined>(undefined);
+  useEffect(() => {
+    fetchOperator().then(setOperator, () => setOperator(null));
+  }, []);
+  if (operator === undefined) return <PageLoader />;
+  if (!operator) return <OperatorLogin onLogin={setOperator} />;
+  return (
+    <Applications
+      operator={operator}
+      onLogout={() => {
+        operatorLogout().finally(() => setOperator(null));
+      }}
+    />
+  );
+}
