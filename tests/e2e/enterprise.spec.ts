@@ -1,4 +1,7 @@
 import { expect, test, type Browser, type Page } from '@playwright/test';
+import { execFileSync } from 'node:child_process';
+import os from 'node:os';
+import path from 'node:path';
 import { cardCheckChar } from '../../core/identity.ts';
 import { field, latestCode, randomPhone, registerByApi, screenshot, tr, useLocale, type Locale } from './support.ts';
 
@@ -10,6 +13,20 @@ function randomCardNo(): string {
 function pngFile(salt: string) {
   const buffer = Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), Buffer.from(`licence-${salt}`)]);
   return { name: 'licence.png', mimeType: 'image/png', buffer };
+}
+
+/**
+ * Operators are created only from the command line (provena operator-create). The e2e
+ * server keeps its data in DATA_DIR=<tmp>/provena-e2e-<its pid>; find the pid by its port.
+ */
+function createOperator(loginId: string, password: string) {
+  const port = process.env.E2E_PORT ?? '8181';
+  const listing = execFileSync('ss', ['-Hltnp', `sport = :${port}`], { encoding: 'utf8' });
+  const pid = /pid=(\d+)/.exec(listing)?.[1];
+  if (!pid) throw new Error(`no server found on port ${port}: ${listing}`);
+  execFileSync(process.execPath, ['bin/provena.ts', 'operator-create', '--login', loginId, '--password', password], {
+    env: { ...process.env, DATA_DIR: path.join(os.tmpdir(), `provena-e2e-${pid}`) },
+  });
 }
 
 async function newUserPage(browser: Browser, locale: Locale): Promise<{ page: Page; phone: string }> {
@@ -111,5 +128,72 @@ test.describe('identity and enterprises, two browsers', () => {
     await logIn(B.page, 'zh', B.phone);
     await expect(B.page.getByText(LB('Your account has been frozen'))).toBeVisible();
     await expect(B.page).toHaveURL(/\/user\/login/);
+  });
+
+  test('channel 2: application form to the operator console, rejected with a reason, recommitted, approved', async ({ browser }) => {
+    test.setTimeout(120_000);
+    const C = await newUserPage(browser, 'en');
+    const L = (s: string) => tr('en', s);
+    const companyName = `Agent Route ${Date.now()}`;
+    await logIn(C.page, 'en', C.phone);
+    await realNameAuth(C.page, 'en', '王五');
+    await C.page.getByTestId('choose-create').click();
+    // §5: the licence comes first.
+    await C.page.getByTestId('licence-file').setInputFiles(pngFile(companyName));
+    await field(C.page, L('Company name')).fill(companyName);
+    await field(C.page, L('Licence number')).fill(`91610000${String(Date.now()).slice(-9)}Y`);
+    await field(C.page, L('Legal representative')).fill('法人甲');
+    // Not the legal person: channel 2, authenticate disabled until the form is uploaded.
+    await expect(C.page.getByTestId('channel-2')).toBeVisible();
+    const authenticate = C.page.getByRole('button', { name: L('Authenticate'), exact: true });
+    await expect(authenticate).toBeDisabled();
+    const download = C.page.waitForEvent('download');
+    await C.page.getByRole('link', { name: L('Download the application form') }).click();
+    expect((await (await download).path()) !== null).toBe(true);
+    await C.page.getByTestId('apply-book-file').setInputFiles({ name: 'form.pdf', mimeType: 'application/pdf', buffer: Buffer.from(`%PDF-1.4\nsigned ${companyName}`) });
+    await expect(authenticate).toBeEnabled();
+    await screenshot(C.page, 'enterprise-create-channel2-en');
+    await authenticate.click();
+    await expect(C.page).toHaveURL(/\/in-review/);
+    await expect(C.page.getByText(L('Your enterprise application is being reviewed by the platform.'))).toBeVisible();
+
+    // The operator console: its own login; reject with a reason.
+    createOperator('e2e-ops', 'OperatorPass1');
+    const opContext = await browser.newContext();
+    const op = await opContext.newPage();
+    await useLocale(op, 'en');
+    await op.goto('/operator');
+    await field(op, L('Operator account')).fill('e2e-ops');
+    await field(op, L('Password')).fill('OperatorPass1');
+    await op.getByRole('button', { name: L('Log in'), exact: true }).click();
+    const row = op.getByRole('row').filter({ hasText: companyName });
+    await row.getByRole('button', { name: L('Reject') }).click();
+    await op.getByLabel(L('Reason (shown to the applicant)')).fill('The stamp is not legible');
+    await op.getByRole('dialog').getByRole('button', { name: L('Reject') }).click();
+    await expect(row).toHaveCount(0);
+    await screenshot(op, 'enterprise-operator-en');
+
+    // The applicant sees the reason and recommits.
+    await C.page.reload();
+    await expect(C.page.getByText('The stamp is not legible')).toBeVisible();
+    await C.page.getByRole('button', { name: L('Recommit the application') }).click();
+    await C.page.getByTestId('licence-file').setInputFiles(pngFile(companyName));
+    await field(C.page, L('Company name')).fill(companyName);
+    await field(C.page, L('Licence number')).fill(`91610000${String(Date.now()).slice(-9)}Y`);
+    await field(C.page, L('Legal representative')).fill('法人甲');
+    await C.page.getByTestId('apply-book-file').setInputFiles({ name: 'form2.pdf', mimeType: 'application/pdf', buffer: Buffer.from(`%PDF-1.4\nclearer ${companyName}`) });
+    await C.page.getByRole('button', { name: L('Recommit'), exact: true }).click();
+    await expect(C.page).toHaveURL(/\/in-review/);
+
+    await op.reload();
+    await op.getByRole('row').filter({ hasText: companyName }).getByRole('button', { name: L('Approve') }).click();
+    await expect(op.getByRole('row').filter({ hasText: companyName })).toHaveCount(0);
+
+    // Approved: the applicant is super administrator of the new company.
+    await C.page.reload();
+    await expect(C.page).toHaveURL(/\/dashboard\/home/);
+    await C.page.goto('/dashboard/company');
+    await expect(C.page.getByRole('heading', { name: companyName })).toBeVisible();
+    await expect(C.page.getByTestId('invitation-code')).toHaveText(/^[A-Z2-9]{8}$/);
   });
 });

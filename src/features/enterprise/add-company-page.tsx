@@ -160,7 +160,7 @@ export function AddCompanyPage({ user, defaultPath }: { user: UserDto; defaultPa
                       {company.application.reason}
                     </Alert>
                   )}
-                  <Group gap="xs">
+                  <Group gap="xs" wrap="nowrap" align="flex-start">
                     <Badge variant="light">1</Badge>
                     <Text size="sm">
                       <Trans>Download and print the application form, fill it in, sign and stamp it.</Trans>
@@ -169,7 +169,7 @@ export function AddCompanyPage({ user, defaultPath }: { user: UserDto; defaultPa
                   <Button component="a" href={applicationFormUrl(v.name, v.license)} variant="light" leftSection={<IconDownload size={16} />} w="fit-content" download>
                     <Trans>Download the application form</Trans>
                   </Button>
-                  <Group gap="xs">
+                  <Group gap="xs" wrap="nowrap" align="flex-start">
                     <Badge variant="light">2</Badge>
                     <Text size="sm">
                       <Trans>Upload the signed form, and the organisation code certificate if you have one.</Trans>
