@@ -1,5 +1,6 @@
 import { expect, test, type Browser, type Page } from '@playwright/test';
 import { execFileSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import os from 'node:os';
 import path from 'node:path';
 import { cardCheckChar } from '../../core/identity.ts';
@@ -196,4 +197,64 @@ test.describe('identity and enterprises, two browsers', () => {
     await expect(C.page.getByRole('heading', { name: companyName })).toBeVisible();
     await expect(C.page.getByTestId('invitation-code')).toHaveText(/^[A-Z2-9]{8}$/);
   });
+
+});
+
+test.describe('identity and company screens in three languages @mobile', () => {
+  for (const locale of ['zh', 'en', 'ja'] as const) {
+    test(`real-auth, create, invitation and company screens fit and read in ${locale} @mobile`, async ({ page, browser }) => {
+      const L = (s: string) => tr(locale, s);
+      await useLocale(page, locale);
+      const noOverflow = async () => expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth + 1)).toBe(true);
+
+      // An owner with a company, set up through the API in its own context.
+      const ownerContext = await browser.newContext();
+      const owner = ownerContext.request;
+      const ownerPhone = randomPhone();
+      await registerByApi(owner, ownerPhone);
+      expect((await owner.post('/api/v1/users', { data: { login_id: ownerPhone, password: 'Passw0rdA' } })).status()).toBe(200);
+      expect((await owner.post('/api/v2/users/verified-token', { data: { card_no: randomCardNo(), name: '赵六' } })).status()).toBe(200);
+      const licence = pngFile(`${locale}-${Date.now()}`);
+      const uuid = `0x${createHash('sha256').update(licence.buffer).digest('hex')}.png`;
+      await owner.post('/api/v1/files/upload-request', { data: { uuid } });
+      expect((await owner.post('/api/v1/files', { multipart: { uuid, file: licence } })).status()).toBe(200);
+      await owner.get('/api/v1/validation/private-code?type=17');
+      const created = await owner.post('/api/v1/enterprises/legal-person', {
+        data: { name: `多语言公司 ${locale} ${Date.now()}`, license: `91610000${String(Date.now()).slice(-9)}Z`, legal_person: '赵六', license_image_id: uuid, validation_code: await latestCode(owner, ownerPhone, 17) },
+      });
+      expect(created.status()).toBe(200);
+
+      // The visitor: register, log in → real-auth step 1.
+      const phone = randomPhone();
+      await registerByApi(page.request, phone);
+      await logIn(page, locale, phone);
+      await expect(page).toHaveURL(/\/real-auth/);
+      await noOverflow();
+      await screenshot(page, `enterprise-real-auth-${locale}-mobile`);
+      await field(page, L('ID card number')).fill(randomCardNo());
+      await field(page, L('Real name')).fill('孙八');
+      await page.getByRole('button', { name: L('Authenticate'), exact: true }).click();
+      await expect(page.getByTestId('choose-join-code')).toBeVisible();
+      await noOverflow();
+      await page.getByTestId('choose-create').click();
+      await expect(page.getByText(L('Business licence (JPEG, PNG, BMP or GIF, under 3 MB)'))).toBeVisible();
+      await noOverflow();
+      await screenshot(page, `enterprise-add-company-${locale}-mobile`);
+
+      // The owner invites the visitor (an existing account): §4 after login → invited company → accept → company.
+      expect((await owner.post('/api/v2/users/members', { data: { phone, name: '孙八', role: 0 } })).status()).toBe(200);
+      await page.request.delete('/api/v1/users/tokens');
+      await logIn(page, locale, phone);
+      await expect(page).toHaveURL(/\/invited-company/);
+      await expect(page.getByTestId('invitation')).toBeVisible();
+      await noOverflow();
+      await screenshot(page, `enterprise-invited-${locale}-mobile`);
+      await page.getByRole('button', { name: L('Join this company') }).click();
+      await expect(page).toHaveURL(/\/dashboard\/company/);
+      await expect(page.getByRole('tab', { name: L('Members') })).toHaveCount(0);
+      await noOverflow();
+      await screenshot(page, `enterprise-company-${locale}-mobile`);
+      await ownerContext.close();
+    });
+  }
 });
