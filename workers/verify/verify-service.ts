@@ -1,4 +1,4 @@
-import { transfer, wrap, type Remote } from 'comlink';
+import { proxy, transfer, wrap, type Remote } from 'comlink';
 import type { Verdict } from '../../core/ledger/package.ts';
 import type { VerifyWorkerApi } from './verify.worker.ts';
 
@@ -22,9 +22,24 @@ export function closeVerifyWorker(): void {
   remote = null;
 }
 
-/** Starts the worker (and pdf.js inside it) ahead of use, so verifying works offline later. */
-export function warmVerifyWorker(): void {
-  getWorker();
+let isHeld = false;
+
+/**
+ * Starts the worker (and pdf.js inside it) ahead of use and keeps it while the page is
+ * open, so verifying works offline later. Returns the release function.
+ */
+export function holdVerifyWorker(): () => void {
+  isHeld = true;
+  void getWorker().ping();
+  return () => {
+    isHeld = false;
+    closeVerifyWorker();
+  };
+}
+
+/** SHA-256 of a file in the (already running) verify worker: the offline path. */
+export async function sha256InVerifyWorker(file: File, onProgress?: (bytes: number) => void): Promise<string> {
+  return getWorker().sha256File(file, onProgress ? proxy(onProgress) : undefined);
 }
 
 /**
@@ -40,6 +55,6 @@ export async function verifyProofPdf(pdf: File, fileSha256: string, options: { t
     return await api.verify(transfer(bytes, [bytes]), fileSha256, Date.now(), options.trustedKeyIds);
   } finally {
     options.signal?.removeEventListener('abort', onAbort);
-    idle = setTimeout(closeVerifyWorker, IDLE_MS);
+    if (!isHeld) idle = setTimeout(closeVerifyWorker, IDLE_MS);
   }
 }

@@ -2,9 +2,14 @@
 import { expose } from 'comlink';
 import { getDocument, GlobalWorkerOptions } from 'pdfjs-dist';
 import pdfWorkerUrl from 'pdfjs-dist/build/pdf.worker.min.mjs?url';
+import { sha256 } from '@noble/hashes/sha2.js';
 import { PACKAGE_ATTACHMENT_NAME, verifyCertificate, type Verdict } from '../../core/ledger/package.ts';
+import { toHex } from '../../core/ledger/bytes.ts';
+import { HASH_CHUNK_BYTES } from '../../core/constants.ts';
 
-GlobalWorkerOptions.workerSrc = pdfWorkerUrl;
+// pdf.js's own worker is started now, while the page is online, and reused for every
+// document: verification then needs no network at all.
+GlobalWorkerOptions.workerPort = new Worker(pdfWorkerUrl, { type: 'module', name: 'provena-pdfjs' });
 
 /** Reads the proof package attachment with pdf.js; throws when the PDF cannot be parsed. */
 async function extractPackage(pdf: Uint8Array): Promise<Uint8Array | null> {
@@ -22,6 +27,24 @@ async function extractPackage(pdf: Uint8Array): Promise<Uint8Array | null> {
 }
 
 export const api = {
+  /** Answers once the worker (and pdf.js's) are up. */
+  async ping(): Promise<boolean> {
+    return true;
+  },
+
+  /**
+   * Streams a file through SHA-256 in §9 chunks: the fallback used when the page is
+   * offline and the hash service's workers (started on demand) cannot be fetched.
+   */
+  async sha256File(file: File, onProgress?: (bytes: number) => void): Promise<string> {
+    const hash = sha256.create();
+    for (let at = 0; at < file.size; at += HASH_CHUNK_BYTES) {
+      hash.update(new Uint8Array(await file.slice(at, at + HASH_CHUNK_BYTES).arrayBuffer()));
+      onProgress?.(Math.min(file.size, at + HASH_CHUNK_BYTES));
+    }
+    return toHex(hash.digest());
+  },
+
   /** Every check of "original + PDF proof" except hashing the original (the hash service does that). */
   async verify(pdf: ArrayBuffer, fileSha256: string, now: number, trustedKeyIds: string[] | undefined): Promise<Verdict & { ms: number }> {
     const started = performance.now();

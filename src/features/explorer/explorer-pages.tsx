@@ -259,7 +259,9 @@ export function ExplorerEntryPage({ dna }: { dna: string }) {
                 <Code>{data.leaf_hash}</Code>
               </Field>
               <Field label={<Trans>Record</Trans>}>
-                <Code block>{data.record}</Code>
+                <Code block style={{ whiteSpace: 'pre-wrap', wordBreak: 'break-all' }}>
+                  {data.record}
+                </Code>
               </Field>
             </Table.Tbody>
           </Table>
@@ -273,7 +275,9 @@ export function ExplorerEntryPage({ dna }: { dna: string }) {
                   RFC 6962 audit path from the leaf to the root of a tree of {data.inclusion.tree_size} leaves.
                 </Trans>
               </Text>
-              <Code block>{data.inclusion.path.join('\n') || '—'}</Code>
+              <Code block style={{ whiteSpace: 'pre-wrap', wordBreak: 'break-all' }}>
+                {data.inclusion.path.join('\n') || '—'}
+              </Code>
             </Stack>
           )}
         </>

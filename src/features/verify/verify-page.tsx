@@ -6,12 +6,12 @@ import type { Verdict } from '../../../core/ledger/package.ts';
 import { ERROR_MESSAGES } from '@/api/error-messages.ts';
 import { WorkProgress, type WorkProgressValue } from '@/components/progress/work-progress.tsx';
 import { hashFile } from '../../../workers/hash/hash-service.ts';
-import { verifyProofPdf, warmVerifyWorker } from '../../../workers/verify/verify-service.ts';
+import { holdVerifyWorker, sha256InVerifyWorker, verifyProofPdf } from '../../../workers/verify/verify-service.ts';
 import { CHECK_LABELS } from './check-labels.ts';
 import { fetchPlatformKeyIds } from './verify-api.ts';
 import { StandardToolsExplainer } from './standard-tools.tsx';
 
-type Phase = { kind: 'idle' } | { kind: 'hashing'; progress: WorkProgressValue } | { kind: 'verifying' } | { kind: 'done'; verdict: Verdict } | { kind: 'error'; text: string };
+type Phase = { kind: 'idle' } | { kind: 'hashing'; progress: WorkProgressValue } | { kind: 'verifying' } | { kind: 'done'; verdict: Verdict & { ms: number } } | { kind: 'error'; text: string };
 
 function formatTime(ms: number, locale: string): string {
   return new Date(ms).toLocaleString(locale, { dateStyle: 'medium', timeStyle: 'medium' });
@@ -28,10 +28,13 @@ export function VerifyPage() {
   const dna = new URLSearchParams(window.location.search).get('dna');
 
   useEffect(() => {
-    warmVerifyWorker();
+    const release = holdVerifyWorker();
     // Online: pin the platform's published keys. Offline: verify anyway and say the key is not pinned.
     fetchPlatformKeyIds().then(setTrustedKeys, () => setTrustedKeys(undefined));
-    return () => abort.current?.abort();
+    return () => {
+      abort.current?.abort();
+      release();
+    };
   }, []);
 
   const onVerify = async () => {
@@ -40,7 +43,16 @@ export function VerifyPage() {
     abort.current = controller;
     setPhase({ kind: 'hashing', progress: { bytes: 0, totalBytes: original.size, mbPerSecond: 0, secondsLeft: null } });
     try {
-      const { hash } = await hashFile(original, { signal: controller.signal, onProgress: (progress) => setPhase({ kind: 'hashing', progress }) });
+      // Online: the hash service (our WebAssembly in its workers). Offline, its workers may not
+      // be loadable, so the verify worker, started with the page, hashes instead.
+      const started = performance.now();
+      const hash = navigator.onLine
+        ? (await hashFile(original, { signal: controller.signal, onProgress: (progress) => setPhase({ kind: 'hashing', progress }) })).hash
+        : await sha256InVerifyWorker(original, (bytes) => {
+            const seconds = (performance.now() - started) / 1000;
+            const mbPerSecond = seconds > 0 ? bytes / 1e6 / seconds : 0;
+            setPhase({ kind: 'hashing', progress: { bytes, totalBytes: original.size, mbPerSecond, secondsLeft: mbPerSecond > 0 ? (original.size - bytes) / 1e6 / mbPerSecond : null } });
+          });
       setPhase({ kind: 'verifying' });
       const verdict = await verifyProofPdf(proof, hash, { trustedKeyIds: trustedKeys, signal: controller.signal });
       setPhase({ kind: 'done', verdict });
@@ -90,11 +102,11 @@ export function VerifyPage() {
   );
 }
 
-function VerdictView({ verdict, locale }: { verdict: Verdict; locale: string }) {
+function VerdictView({ verdict, locale }: { verdict: Verdict & { ms: number }; locale: string }) {
   const { t, i18n } = useLingui();
   const s = verdict.summary;
   return (
-    <Paper withBorder radius="md" p="lg" data-testid="verify-result" data-valid={verdict.isValid ? 'true' : 'false'}>
+    <Paper withBorder radius="md" p="lg" data-testid="verify-result" data-valid={verdict.isValid ? 'true' : 'false'} data-failed-check={verdict.failedCheck} data-message={verdict.message} data-verify-ms={verdict.ms.toFixed(1)}>
       <Stack gap="md">
         {verdict.isValid && s ? (
           <>
