@@ -93,6 +93,12 @@ test.describe('identity and enterprises, two browsers', () => {
     await expect(A.page).toHaveURL(/\/dashboard\/company/);
     const code = (await A.page.getByTestId('invitation-code').textContent())?.trim() ?? '';
     expect(code).toMatch(/^[A-Z2-9]{8}$/);
+    // §2 avatar menu: with multiCompany, a submenu of companies with the current one ticked.
+    await A.page.getByTestId('user-menu').click();
+    await A.page.getByTestId('company-submenu').hover();
+    await expect(A.page.getByRole('menuitem', { name: companyName })).toBeVisible();
+    await expect(A.page.getByRole('menuitem', { name: LA('Join or create a company') })).toBeVisible();
+    await A.page.keyboard.press('Escape');
 
     // B: login → real-auth → join by invitation code → review state.
     await logIn(B.page, 'zh', B.phone);
