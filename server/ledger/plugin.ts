@@ -22,6 +22,8 @@ export default fp<LedgerPluginOptions>(async function ledgerPlugin(app, opts) {
   app.decorate('proofs', proofs);
   app.addHook('onReady', async () => {
     await ledger.start({ isSealingTimerOn: opts.isSealingTimerOn });
+    // Certificates that failed in an earlier run (a missing font, say) are retried at boot.
+    await app.db.updateTable('proofs').set({ error: null }).where('error', 'is not', null).execute();
     void proofs.kick();
   });
   app.addHook('onClose', async () => {

@@ -240,3 +240,23 @@ describe('ledger:verify', () => {
     expect(await auditLedger(h.app.db)).toMatchObject({ isOk: true });
   });
 });
+
+describe('search/dip-data and configuration', () => {
+  it('finds an entry by DNA for anyone and by file hash only for its registrant', async () => {
+    const reg = await registerFile('searchable work');
+    const byDna = await h.request({ method: 'GET', url: `/api/v1/search/dip-data?keyword=${reg.asset_dna}` });
+    expect(byDna.json().data).toEqual({ entity_type: 1, dip_id: reg.asset_dna, project_id: null });
+    const byHash = await h.request({ method: 'GET', url: `/api/v1/search/dip-data?keyword=0x${sha('searchable work')}`, cookie: alice });
+    expect(byHash.json().data).toMatchObject({ entity_type: 1, dip_id: reg.asset_dna });
+    for (const cookie of [bob, undefined]) {
+      const hidden = await h.request({ method: 'GET', url: `/api/v1/search/dip-data?keyword=0x${sha('searchable work')}`, cookie });
+      expect(hidden.json().data).toMatchObject({ entity_type: 0 });
+    }
+  });
+
+  it('validates the ledger environment with a clear message', async () => {
+    const { readLedgerConfig } = await import('../../server/ledger/config.ts');
+    expect(readLedgerConfig({}).blockIntervalMs).toBe(3000);
+    expect(() => readLedgerConfig({ LEDGER_BLOCK_INTERVAL_MS: 'soon', PUBLIC_URL: 'ftp://x' })).toThrow(/LEDGER_BLOCK_INTERVAL_MS must be an integer[\s\S]*PUBLIC_URL/);
+  });
+});

@@ -97,6 +97,34 @@ export default async function ledgerRoutes(app: FastifyInstance) {
     },
   );
 
+  /**
+   * §7 search/dip-data: a DNA finds its entry for anyone (the explorer shows DNAs); a file
+   * hash finds only the caller's own registrations (file hashes are private). §3 result:
+   * entity_type 1 (asset) with dip_id, or 0 when nothing matches.
+   */
+  app.get<{ Querystring: { keyword: string } }>(
+    '/api/v1/search/dip-data',
+    { schema: { querystring: { type: 'object', properties: { keyword: { type: 'string', maxLength: 100 } }, required: ['keyword'] } } },
+    async (request) => {
+      const keyword = request.query.keyword.trim();
+      const none = { data: { entity_type: 0, dip_id: null, project_id: null } };
+      if (DNA_PATTERN.test(keyword)) {
+        const e = await app.db.selectFrom('ledger_entries').select('dna').where('dna', '=', keyword).executeTakeFirst();
+        return e ? { data: { entity_type: 1, dip_id: e.dna, project_id: null } } : none;
+      }
+      const digest = normalizeDigest(keyword);
+      if (!digest || !request.session) return none;
+      const e = await app.db
+        .selectFrom('ledger_entries')
+        .select('dna')
+        .where('registrant_user_id', '=', request.session.user_id)
+        .where((eb) => eb.or([eb('file_hash', '=', `0x${digest}`), eb('file_hash', 'like', `0x${digest}.%`)]))
+        .orderBy('id', 'desc')
+        .executeTakeFirst();
+      return e ? { data: { entity_type: 1, dip_id: e.dna, project_id: null } } : none;
+    },
+  );
+
   // ---- public proof reads (no login): what a verifier or monitor needs -------------------
 
   app.get('/api/v1/ledger/platform-keys', async () => {
