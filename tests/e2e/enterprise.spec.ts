@@ -206,29 +206,43 @@ test.describe('identity and enterprises, two browsers', () => {
 
 });
 
-test.describe('identity and company screens in three languages @mobile', () => {
+/**
+ * The screens at mobile width in three languages. Not tagged @mobile (so it runs once,
+ * in the desktop project, with a phone viewport): every SMS code counts against the
+ * server's per-address ceiling (20 an hour), and the whole e2e run shares one address.
+ */
+test.describe('identity and company screens in three languages at mobile width', () => {
+  test.use({ viewport: { width: 412, height: 839 }, isMobile: true, hasTouch: true, deviceScaleFactor: 2 });
+  let inviterRequest: import('@playwright/test').APIRequestContext;
+  let ownerContextToClose: import('@playwright/test').BrowserContext;
+
+  test.beforeAll(async ({ browser }) => {
+    // One owner with a company, set up through the API, invites every visitor below.
+    ownerContextToClose = await browser.newContext();
+    inviterRequest = ownerContextToClose.request;
+    const ownerPhone = randomPhone();
+    await registerByApi(inviterRequest, ownerPhone);
+    expect((await inviterRequest.post('/api/v1/users', { data: { login_id: ownerPhone, password: 'Passw0rdA' } })).status()).toBe(200);
+    expect((await inviterRequest.post('/api/v2/users/verified-token', { data: { card_no: randomCardNo(), name: '赵六' } })).status()).toBe(200);
+    const licence = pngFile(`screens-${Date.now()}`);
+    const uuid = `0x${createHash('sha256').update(licence.buffer).digest('hex')}.png`;
+    await inviterRequest.post('/api/v1/files/upload-request', { data: { uuid } });
+    expect((await inviterRequest.post('/api/v1/files', { multipart: { uuid, file: licence } })).status()).toBe(200);
+    await inviterRequest.get('/api/v1/validation/private-code?type=17');
+    const created = await inviterRequest.post('/api/v1/enterprises/legal-person', {
+      data: { name: `多语言公司 ${Date.now()}`, license: `91610000${String(Date.now()).slice(-9)}Z`, legal_person: '赵六', license_image_id: uuid, validation_code: await latestCode(inviterRequest, ownerPhone, 17) },
+    });
+    expect(created.status()).toBe(200);
+  });
+  test.afterAll(async () => {
+    await ownerContextToClose?.close();
+  });
+
   for (const locale of ['zh', 'en', 'ja'] as const) {
-    test(`real-auth, create, invitation and company screens fit and read in ${locale} @mobile`, async ({ page, browser }) => {
+    test(`real-auth, create, invitation and company screens fit and read in ${locale}`, async ({ page }) => {
       const L = (s: string) => tr(locale, s);
       await useLocale(page, locale);
       const noOverflow = async () => expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth + 1)).toBe(true);
-
-      // An owner with a company, set up through the API in its own context.
-      const ownerContext = await browser.newContext();
-      const owner = ownerContext.request;
-      const ownerPhone = randomPhone();
-      await registerByApi(owner, ownerPhone);
-      expect((await owner.post('/api/v1/users', { data: { login_id: ownerPhone, password: 'Passw0rdA' } })).status()).toBe(200);
-      expect((await owner.post('/api/v2/users/verified-token', { data: { card_no: randomCardNo(), name: '赵六' } })).status()).toBe(200);
-      const licence = pngFile(`${locale}-${Date.now()}`);
-      const uuid = `0x${createHash('sha256').update(licence.buffer).digest('hex')}.png`;
-      await owner.post('/api/v1/files/upload-request', { data: { uuid } });
-      expect((await owner.post('/api/v1/files', { multipart: { uuid, file: licence } })).status()).toBe(200);
-      await owner.get('/api/v1/validation/private-code?type=17');
-      const created = await owner.post('/api/v1/enterprises/legal-person', {
-        data: { name: `多语言公司 ${locale} ${Date.now()}`, license: `91610000${String(Date.now()).slice(-9)}Z`, legal_person: '赵六', license_image_id: uuid, validation_code: await latestCode(owner, ownerPhone, 17) },
-      });
-      expect(created.status()).toBe(200);
 
       // The visitor: register, log in → real-auth step 1.
       const phone = randomPhone();
@@ -248,7 +262,7 @@ test.describe('identity and company screens in three languages @mobile', () => {
       await screenshot(page, `enterprise-add-company-${locale}-mobile`);
 
       // The owner invites the visitor (an existing account): §4 after login → invited company → accept → company.
-      expect((await owner.post('/api/v2/users/members', { data: { phone, name: '孙八', role: 0 } })).status()).toBe(200);
+      expect((await inviterRequest.post('/api/v2/users/members', { data: { phone, name: '孙八', role: 0 } })).status()).toBe(200);
       await page.request.delete('/api/v1/users/tokens');
       await logIn(page, locale, phone);
       await expect(page).toHaveURL(/\/invited-company/);
@@ -260,7 +274,6 @@ test.describe('identity and company screens in three languages @mobile', () => {
       await expect(page.getByRole('tab', { name: L('Members') })).toHaveCount(0);
       await noOverflow();
       await screenshot(page, `enterprise-company-${locale}-mobile`);
-      await ownerContext.close();
     });
   }
 });
