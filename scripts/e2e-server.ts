@@ -11,6 +11,9 @@ fs.rmSync(dataDir, { recursive: true, force: true });
 process.env.DATA_DIR = dataDir;
 process.env.PORT = process.env.E2E_PORT ?? '8181';
 process.env.HOST = '127.0.0.1';
+// Every browser test comes from 127.0.0.1: per-address ceilings would trip across the suite.
+// The per-phone rules stay as they are (the server suite tests the per-address ones).
+process.env.ADDRESS_LIMIT_FACTOR = process.env.ADDRESS_LIMIT_FACTOR ?? '50';
 process.env.LOG_LEVEL = process.env.LOG_LEVEL ?? 'warn';
 process.on('exit', () => fs.rmSync(dataDir, { recursive: true, force: true }));
 await import('../server/server.ts');

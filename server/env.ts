@@ -12,6 +12,8 @@ export type Env = {
   cookieSecure: boolean;
   trustProxy: boolean;
   appDir: string;
+  /** Multiplies the per-address rate limits (codes sent, logins); per-phone rules are unchanged. */
+  addressLimitFactor: number;
 };
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
@@ -34,6 +36,9 @@ export function readEnv(source: NodeJS.ProcessEnv = process.env): Env {
     const v = source[flag];
     if (v !== undefined && v !== '' && !['true', 'false', '1', '0'].includes(v)) problems.push(`${flag} must be true or false`);
   }
+  const factorText = source.ADDRESS_LIMIT_FACTOR ?? '1';
+  const addressLimitFactor = Number(factorText);
+  if (!Number.isInteger(addressLimitFactor) || addressLimitFactor < 1) problems.push(`ADDRESS_LIMIT_FACTOR must be a whole number ≥ 1, got "${factorText}"`);
   if (problems.length) throw new Error(`Invalid configuration:\n  - ${problems.join('\n  - ')}`);
   const isOn = (v: string | undefined) => v === 'true' || v === '1';
   return {
@@ -48,5 +53,6 @@ export function readEnv(source: NodeJS.ProcessEnv = process.env): Env {
     cookieSecure: isOn(source.COOKIE_SECURE),
     trustProxy: isOn(source.TRUST_PROXY),
     appDir: path.resolve(source.APP_DIR ?? 'dist/app'),
+    addressLimitFactor,
   };
 }

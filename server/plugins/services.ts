@@ -36,7 +36,7 @@ export default fp<ServicesOptions>(async function servicesPlugin(app, opts) {
   app.decorate('env', opts.env);
   const sms = outboxProvider(opts.db, app.log);
   app.decorate('sms', sms);
-  app.decorate('codes', codeService(opts.db, sms));
+  app.decorate('codes', codeService(opts.db, sms, opts.env.addressLimitFactor));
   const sessions = sessionService(opts.db);
   app.decorate('sessions', sessions);
   app.decorateRequest('session', null);

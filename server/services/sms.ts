@@ -50,7 +50,7 @@ const CODES_PER_ADDRESS = { limit: 20, windowMs: 60 * 60 * 1000 };
 
 export type CodeService = ReturnType<typeof codeService>;
 
-export function codeService(db: Db, provider: SmsProvider) {
+export function codeService(db: Db, provider: SmsProvider, addressLimitFactor = 1) {
   return {
     /**
      * Issues a 6-digit code valid 10 minutes. One per minute per phone and type
@@ -61,7 +61,7 @@ export function codeService(db: Db, provider: SmsProvider) {
       if (!(await hit(db, `sms:${phone}:${type}`, 1, SMS_RESEND_INTERVAL_MS, now))) {
         throw new ApiError('validation_code_filled', 'validation_code');
       }
-      if (!(await hit(db, `sms-ip:${ip}`, CODES_PER_ADDRESS.limit, CODES_PER_ADDRESS.windowMs, now))) {
+      if (!(await hit(db, `sms-ip:${ip}`, CODES_PER_ADDRESS.limit * addressLimitFactor, CODES_PER_ADDRESS.windowMs, now))) {
         throw new ApiError('too_frequent_operation', 'validation_code');
       }
       const code = String(randomInt(0, 10 ** SMS_CODE_LENGTH)).padStart(SMS_CODE_LENGTH, '0');

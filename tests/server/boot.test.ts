@@ -27,6 +27,8 @@ describe('boot', () => {
     expect(() => readEnv({ PORT: 'eighty' })).toThrow(/PORT must be an integer/);
     expect(() => readEnv({ DATABASE_URL: 'mysql://x' })).toThrow(/DATABASE_URL must start with postgres/);
     expect(() => readEnv({ SMS_PROVIDER: 'carrier-x' })).toThrow(/SMS_PROVIDER/);
+    expect(() => readEnv({ ADDRESS_LIMIT_FACTOR: '0' })).toThrow(/ADDRESS_LIMIT_FACTOR/);
+    expect(readEnv({ ADDRESS_LIMIT_FACTOR: '50' }).addressLimitFactor).toBe(50);
     const run = runServer({ PORT: '-1', DATA_DIR: path.join(tmp, 'bad') });
     const { code, output } = await run.done;
     expect(code).toBe(2);

@@ -67,7 +67,7 @@ export default async function userRoutes(app: FastifyInstance) {
   }
 
   async function guardLoginAddress(request: FastifyRequest) {
-    if (!(await hit(db, `login-ip:${request.ip}`, LOGIN_PER_ADDRESS.limit, LOGIN_PER_ADDRESS.windowMs))) {
+    if (!(await hit(db, `login-ip:${request.ip}`, LOGIN_PER_ADDRESS.limit * app.env.addressLimitFactor, LOGIN_PER_ADDRESS.windowMs))) {
       fail('too_frequent_operation', 'login_id');
     }
   }
