@@ -1,9 +1,5 @@
-import fs from 'node:fs';
 import { fileIdentity } from '../../core/file-identity.ts';
-import { loadSha256Node } from '../../wasm/load-node.ts';
-
-/** Read size per step: large enough to amortise calls, small enough for bounded memory. */
-const READ_BYTES = 8 * 1024 * 1024;
+import { sha256File } from './sha256-file.ts';
 
 /** `provena hash <files…>`: one identity per line (`<identity>  <path>`), streaming each file. */
 export const hashCommand = {
@@ -14,27 +10,10 @@ export const hashCommand = {
       process.stderr.write('provena hash: name at least one file\n');
       return 2;
     }
-    const sha = await loadSha256Node();
-    const stream = sha.stream();
     let failures = 0;
     for (const file of files) {
       try {
-        const stat = fs.statSync(file);
-        if (!stat.isFile()) throw Object.assign(new Error('not a regular file'), { code: 'EISDIR' });
-        stream.init();
-        // One reused buffer: memory stays bounded whatever the file size.
-        const buffer = new Uint8Array(READ_BYTES);
-        const fd = fs.openSync(file, 'r');
-        try {
-          for (;;) {
-            const n = fs.readSync(fd, buffer, 0, READ_BYTES, null);
-            if (n === 0) break;
-            stream.update(buffer.subarray(0, n));
-          }
-        } finally {
-          fs.closeSync(fd);
-        }
-        process.stdout.write(`${fileIdentity(stream.digestHex(), file)}  ${file}\n`);
+        process.stdout.write(`${fileIdentity(await sha256File(file), file)}  ${file}\n`);
       } catch (error) {
         failures += 1;
         const code = (error as NodeJS.ErrnoException).code;

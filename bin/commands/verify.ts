@@ -1,5 +1,5 @@
 import fs from 'node:fs';
-import { loadSha256Node } from '../../wasm/load-node.ts';
+import { sha256File } from './sha256-file.ts';
 import { verifyCertificate, type CheckId } from '../../core/ledger/package.ts';
 import type { ErrorKey } from '../../core/errors.ts';
 import { extractPackageNode } from '../../server/proofs/extract.ts';
@@ -30,26 +30,6 @@ const LABELS: Record<CheckId, string> = {
   anchor: 'anchor',
   expiry: 'expiry',
 };
-
-const READ_BYTES = 8 * 1024 * 1024;
-
-async function sha256File(file: string): Promise<string> {
-  const sha = await loadSha256Node();
-  const stream = sha.stream();
-  stream.init();
-  const buffer = new Uint8Array(READ_BYTES);
-  const fd = fs.openSync(file, 'r');
-  try {
-    for (;;) {
-      const n = fs.readSync(fd, buffer, 0, READ_BYTES, null);
-      if (n === 0) break;
-      stream.update(buffer.subarray(0, n));
-    }
-  } finally {
-    fs.closeSync(fd);
-  }
-  return stream.digestHex();
-}
 
 /** `provena verify <original> <proof.pdf>`: every check offline; exit 1 naming the failed check. */
 export const verifyCommand = {

@@ -1,15 +1,10 @@
 import { Button, Group, Progress, Stack, Text } from '@mantine/core';
 import { Trans, useLingui } from '@lingui/react/macro';
 import { formatBytes, formatDuration } from './format.ts';
+import type { HashProgress } from '../../../workers/hash/hash-service.ts';
 
-export type WorkProgressValue = {
-  bytes: number;
-  totalBytes: number;
-  mbPerSecond: number;
-  secondsLeft: number | null;
-  filesDone?: number;
-  totalFiles?: number;
-};
+/** The hashing service's progress shape serves uploads too. */
+export type WorkProgressValue = HashProgress;
 
 type Props = {
   label: string;
