@@ -1,5 +1,5 @@
 import fp from 'fastify-plugin';
-import { Ledger } from './ledger.ts';
+import { Ledger, type RegisterInput, type Registration } from './ledger.ts';
 import { readLedgerConfig, type LedgerConfig } from './config.ts';
 import { ProofJobs } from '../proofs/jobs.ts';
 
@@ -7,6 +7,11 @@ declare module 'fastify' {
   interface FastifyInstance {
     ledger: Ledger;
     proofs: ProofJobs;
+    /**
+     * The registration service for assets, vault, source code and applications: durable
+     * when it resolves; the entry joins the next block and its certificate follows (§9).
+     */
+    registerEntry(input: RegisterInput): Promise<Registration>;
   }
 }
 
@@ -20,6 +25,7 @@ export default fp<LedgerPluginOptions>(async function ledgerPlugin(app, opts) {
   ledger.onSealed(() => void proofs.kick());
   app.decorate('ledger', ledger);
   app.decorate('proofs', proofs);
+  app.decorate('registerEntry', (input: RegisterInput) => ledger.register(input));
   app.addHook('onReady', async () => {
     await ledger.start({ isSealingTimerOn: opts.isSealingTimerOn });
     // Certificates that failed in an earlier run (a missing font, say) are retried at boot.

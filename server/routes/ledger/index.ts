@@ -39,7 +39,7 @@ export default async function ledgerRoutes(app: FastifyInstance) {
       const session = await app.requireSession(request);
       if (!normalizeDigest(request.body.file_hash)) fail('invalid_param', 'file_hash');
       if (!request.body.enterprise_name.trim()) fail('required', 'enterprise_name');
-      const r = await app.ledger.register({
+      const r = await app.registerEntry({
         fileHash: request.body.file_hash,
         enterpriseName: request.body.enterprise_name,
         registrantUserId: session.user_id,
