@@ -9,6 +9,7 @@ import type { Dialect } from './dialect.ts';
 import { accounts } from './migrations/0001-accounts.ts';
 import { ledger } from './migrations/0002-ledger.ts';
 import { enterprises } from './migrations/0003-enterprises.ts';
+import { anchors } from './migrations/0004-anchors.ts';
 
 export type Db = Kysely<Database>;
 
@@ -17,6 +18,7 @@ function migrations(dialect: Dialect): Record<string, Migration> {
     '0001-accounts': accounts(dialect),
     '0002-ledger': ledger(dialect),
     '0003-enterprises': enterprises(dialect),
+    '0004-anchors': anchors(),
   };
 }
 

@@ -161,6 +161,8 @@ export type OperatorSessionsTable = { id: string; operator_id: number; created_a
 export type FilesTable = { id: string; size: number; type: string; created_at: number };
 export type FileOwnersTable = { file_id: string; user_id: number; created_at: number };
 
+export type LedgerAnchorsTable = { height: number; block_hash: string; chain_id: number; tx_hash: string; block_number: number; anchored_at: number };
+
 export type Database = {
   users: UsersTable;
   sessions: SessionsTable;
@@ -179,4 +181,5 @@ export type Database = {
   operator_sessions: OperatorSessionsTable;
   files: FilesTable;
   file_owners: FileOwnersTable;
+  ledger_anchors: LedgerAnchorsTable;
 };

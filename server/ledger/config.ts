@@ -10,6 +10,8 @@ export type LedgerConfig = {
   fontFile: string;
   /** Public origin used in certificates' links and QR codes (PUBLIC_URL, default http://localhost:8080). */
   publicUrl: string;
+  /** EVM anchoring of block hashes: both set, or neither (ANCHOR_RPC_URL, ANCHOR_PRIVATE_KEY). */
+  anchor: { rpcUrl: string; privateKey: string } | null;
 };
 
 const DAY = 24 * 60 * 60 * 1000;
@@ -33,7 +35,10 @@ export function readLedgerConfig(source: Record<string, string | undefined> = pr
     proofValidityMs: int('PROOF_VALIDITY_DAYS', 365, 1, 36500) * DAY,
     fontFile: source.PROOF_FONT_FILE || DEFAULT_FONT_FILE,
     publicUrl: (source.PUBLIC_URL || 'http://localhost:8080').replace(/\/+$/, ''),
+    anchor: source.ANCHOR_RPC_URL || source.ANCHOR_PRIVATE_KEY ? { rpcUrl: source.ANCHOR_RPC_URL ?? '', privateKey: source.ANCHOR_PRIVATE_KEY ?? '' } : null,
   };
+  if (config.anchor && !/^https?:\/\//.test(config.anchor.rpcUrl)) problems.push('ANCHOR_RPC_URL must be an http(s) JSON-RPC URL when ANCHOR_PRIVATE_KEY is set');
+  if (config.anchor && !/^0x[0-9a-fA-F]{64}$/.test(config.anchor.privateKey)) problems.push('ANCHOR_PRIVATE_KEY must be 0x + 64 hex digits when ANCHOR_RPC_URL is set');
   if (!/^https?:\/\//.test(config.publicUrl)) problems.push('PUBLIC_URL must start with http:// or https://');
   if (problems.length) throw new Error(`Invalid ledger configuration:\n  - ${problems.join('\n  - ')}`);
   return config;

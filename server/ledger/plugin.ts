@@ -2,6 +2,7 @@ import fp from 'fastify-plugin';
 import { Ledger, type RegisterInput, type Registration } from './ledger.ts';
 import { readLedgerConfig, type LedgerConfig } from './config.ts';
 import { ProofJobs } from '../proofs/jobs.ts';
+import { evmAnchorer } from './anchor.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -21,7 +22,8 @@ export type LedgerPluginOptions = { config?: Partial<LedgerConfig>; isSealingTim
 export default fp<LedgerPluginOptions>(async function ledgerPlugin(app, opts) {
   const config = { ...readLedgerConfig(), ...opts.config };
   const ledger = new Ledger(app.db, config, app.log);
-  const proofs = new ProofJobs(app.db, ledger, app.log);
+  const anchorer = config.anchor ? evmAnchorer(config.anchor) : null;
+  const proofs = new ProofJobs(app.db, ledger, app.log, anchorer);
   ledger.onSealed(() => void proofs.kick());
   app.decorate('ledger', ledger);
   app.decorate('proofs', proofs);
@@ -35,5 +37,6 @@ export default fp<LedgerPluginOptions>(async function ledgerPlugin(app, opts) {
   app.addHook('onClose', async () => {
     await ledger.stop();
     await proofs.drain().catch(() => undefined);
+    anchorer?.close();
   });
 });

@@ -2,6 +2,8 @@ import type { Db } from '../db/database.ts';
 import type { Ledger, BlockRow } from '../ledger/ledger.ts';
 import { buildProofPackage } from './package-builder.ts';
 import { renderCertificate } from './pdf.ts';
+import type { Anchorer } from '../ledger/anchor.ts';
+import type { Anchor } from '../../core/ledger/package.ts';
 
 /**
  * §3/§9 proof status: 1 registered (waiting for a block), 2 sealed in a block,
@@ -26,11 +28,34 @@ export class ProofJobs {
   private readonly db: Db;
   private readonly ledger: Ledger;
   private readonly log: Logger;
+  private readonly anchorer: Anchorer | null;
+  private readonly anchoring = new Map<number, Promise<Anchor>>();
 
-  constructor(db: Db, ledger: Ledger, log: Logger) {
+  constructor(db: Db, ledger: Ledger, log: Logger, anchorer: Anchorer | null = null) {
     this.db = db;
     this.ledger = ledger;
     this.log = log;
+    this.anchorer = anchorer;
+  }
+
+  /** The block's anchor, sending its transaction once per block (certificates of a block share it). */
+  async anchorOf(block: BlockRow): Promise<Anchor> {
+    const stored = await this.db.selectFrom('ledger_anchors').selectAll().where('height', '=', block.height).executeTakeFirst();
+    if (stored) return { chain_id: Number(stored.chain_id), tx_hash: stored.tx_hash, block_number: Number(stored.block_number) };
+    let pending = this.anchoring.get(block.height);
+    if (!pending) {
+      pending = (async () => {
+        const anchor = await (this.anchorer as Anchorer).anchor(block.hash);
+        await this.db
+          .insertInto('ledger_anchors')
+          .values({ height: block.height, block_hash: block.hash, chain_id: anchor.chain_id, tx_hash: anchor.tx_hash, block_number: anchor.block_number, anchored_at: Date.now() })
+          .onConflict((oc) => oc.doNothing())
+          .execute();
+        return anchor;
+      })().finally(() => this.anchoring.delete(block.height));
+      this.anchoring.set(block.height, pending);
+    }
+    return pending;
   }
 
   /** Starts a pass if none runs (and another one after it, if asked while running). */
@@ -88,12 +113,16 @@ export class ProofJobs {
     const proof = await this.db.selectFrom('proofs').selectAll().where('dna', '=', dna).executeTakeFirstOrThrow();
     if (entry.block_height === null) return;
     const block = (await this.ledger.block(Number(entry.block_height))) as BlockRow;
-    // No anchoring configured: status 3 is passed straight through.
+    // With anchoring on, the certificate waits for the block's transaction (status 3);
+    // without it, status 3 is passed straight through.
+    const anchor = this.anchorer ? await this.anchorOf(block) : null;
+    if (anchor) await this.db.updateTable('proofs').set({ status: PROOF_STATUS.anchored, updated_at: Date.now() }).where('dna', '=', dna).execute();
     await this.db.updateTable('proofs').set({ status: PROOF_STATUS.rendering, updated_at: Date.now() }).where('dna', '=', dna).execute();
     const issuedAt = Date.now();
     const pkg = await buildProofPackage(this.ledger, { ...entry, leaf_index: entry.leaf_index === null ? null : Number(entry.leaf_index), registered_at: Number(entry.registered_at) }, block, {
       issuedAt,
       expiresAt: issuedAt + Number(proof.valid_ms),
+      anchor,
     });
     const pdf = await renderCertificate({ pkg, verifyUrl: `${this.ledger.config.publicUrl}/verify-file?dna=${dna}`, fontFile: this.ledger.config.fontFile });
     await this.db

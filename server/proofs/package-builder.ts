@@ -1,7 +1,7 @@
 import { toBase64, toHex, utf8 } from '../../core/ledger/bytes.ts';
 import { signText } from '../../core/ledger/block.ts';
 import { leafHash } from '../../core/ledger/merkle.ts';
-import { encodeStatement, PACKAGE_FORMAT, PACKAGE_VERSION, type ProofPackage, type ProofStatement } from '../../core/ledger/package.ts';
+import { encodeStatement, PACKAGE_FORMAT, PACKAGE_VERSION, type Anchor, type ProofPackage, type ProofStatement } from '../../core/ledger/package.ts';
 import type { Ledger, BlockRow } from '../ledger/ledger.ts';
 
 export type EntryRow = {
@@ -20,7 +20,7 @@ export type EntryRow = {
  * entry's own block, whose header and signature travel with it; the statement binds the
  * issue and expiry times to the entry and block under the platform's signature.
  */
-export async function buildProofPackage(ledger: Ledger, entry: EntryRow, block: BlockRow, times: { issuedAt: number; expiresAt: number }): Promise<ProofPackage> {
+export async function buildProofPackage(ledger: Ledger, entry: EntryRow, block: BlockRow, times: { issuedAt: number; expiresAt: number; anchor?: Anchor | null }): Promise<ProofPackage> {
   if (entry.leaf_index === null) throw new Error(`entry ${entry.dna} is not sealed yet`);
   const leafIndex = Number(entry.leaf_index);
   const header = JSON.parse(block.header) as ProofPackage['block']['header'];
@@ -45,7 +45,7 @@ export async function buildProofPackage(ledger: Ledger, entry: EntryRow, block: 
     inclusion: ledger.inclusionProof(leafIndex, Number(block.tree_size)),
     platform_key: { key_id: ledger.key.keyId, algorithm: 'ECDSA-P256-SHA256', spki: toBase64(ledger.key.spki) },
     statement: { ...statement, signature: await signText(ledger.key.privateKey, encodeStatement(statement)) },
-    anchor: null,
+    anchor: times.anchor ?? null,
     explorer_url: `${ledger.config.publicUrl}/explorer/entries/${entry.dna}`,
   };
 }

@@ -2,12 +2,23 @@ import type { FastifyInstance } from 'fastify';
 import { fail } from '../../errors.ts';
 import type { BlockRow } from '../../ledger/ledger.ts';
 
-function blockDto(b: BlockRow) {
-  return { height: b.height, hash: b.hash, prev_hash: b.prev_hash, tree_size: Number(b.tree_size), root: b.root, sealed_at: Number(b.sealed_at), key_id: b.key_id, header: b.header, signature: b.signature, entry_count: b.entry_count, anchor: null };
+type AnchorRow = { chain_id: number; tx_hash: string; block_number: number };
+
+function blockDto(b: BlockRow, anchor?: AnchorRow) {
+  return {
+    height: b.height, hash: b.hash, prev_hash: b.prev_hash, tree_size: Number(b.tree_size), root: b.root, sealed_at: Number(b.sealed_at), key_id: b.key_id, header: b.header, signature: b.signature, entry_count: b.entry_count,
+    anchor: anchor ? { chain_id: Number(anchor.chain_id), tx_hash: anchor.tx_hash, block_number: Number(anchor.block_number) } : null,
+  };
 }
 
 /** Public JSON for the block explorer (no login). Entries show their record, never the file hash or salt. */
 export default async function explorerRoutes(app: FastifyInstance) {
+  const anchorsOf = async (heights: number[]) => {
+    if (heights.length === 0) return new Map<number, AnchorRow>();
+    const rows = await app.db.selectFrom('ledger_anchors').select(['height', 'chain_id', 'tx_hash', 'block_number']).where('height', 'in', heights).execute();
+    return new Map(rows.map((r) => [r.height, r]));
+  };
+
   app.get<{ Querystring: { before?: number; limit?: number } }>(
     '/api/v1/explorer/blocks',
     { schema: { querystring: { type: 'object', properties: { before: { type: 'integer', minimum: 1 }, limit: { type: 'integer', minimum: 1, maximum: 100 } } } } },
@@ -16,7 +27,8 @@ export default async function explorerRoutes(app: FastifyInstance) {
       if (request.query.before) q = q.where('height', '<', request.query.before);
       const rows = (await q.execute()) as BlockRow[];
       const head = app.ledger.headBlock;
-      return { data: { blocks: rows.map(blockDto), latest_height: head?.height ?? 0, tree_size: app.ledger.treeSize } };
+      const anchors = await anchorsOf(rows.map((r) => r.height));
+      return { data: { blocks: rows.map((r) => blockDto(r, anchors.get(r.height))), latest_height: head?.height ?? 0, tree_size: app.ledger.treeSize } };
     },
   );
 
@@ -24,7 +36,7 @@ export default async function explorerRoutes(app: FastifyInstance) {
     const id = request.params.id;
     const block = id === 'latest' ? app.ledger.headBlock ?? undefined : /^\d{1,12}$/.test(id) ? await app.ledger.block(Number(id)) : /^[0-9a-f]{64}$/.test(id) ? await app.ledger.block(id) : undefined;
     if (!block) fail('not_found', 'id');
-    return { data: blockDto(block) };
+    return { data: blockDto(block, (await anchorsOf([block.height])).get(block.height)) };
   });
 
   app.get<{ Params: { height: number }; Querystring: { page?: number; page_size?: number } }>(
@@ -63,7 +75,7 @@ export default async function explorerRoutes(app: FastifyInstance) {
         leaf_index: e.leaf_index === null ? null : Number(e.leaf_index),
         leaf_hash: e.leaf_hash,
         record: e.record,
-        block: block ? blockDto(block) : null,
+        block: block ? blockDto(block, (await anchorsOf([block.height])).get(block.height)) : null,
         inclusion,
       },
     };

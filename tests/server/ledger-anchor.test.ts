@@ -1,0 +1,65 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createHash } from 'node:crypto';
+import ganache from 'ganache';
+import { JsonRpcProvider } from 'ethers';
+import { startHarness, type Harness } from './harness.ts';
+import { decodePackage, verifyCertificate } from '../../core/ledger/package.ts';
+import { extractPackageNode } from '../../server/proofs/extract.ts';
+import { ANCHOR_TAG_HEX } from '../../server/ledger/anchor.ts';
+
+// An in-process EVM chain (ganache) with a funded, deterministic account.
+const port = 20000 + Math.floor(Math.random() * 20000);
+const chain = ganache.server({ logging: { quiet: true }, wallet: { deterministic: true }, chain: { chainId: 1337 } } as never);
+const FUNDED_KEY = '0x4f3edf983ac636a65a842ce7c78d9aa706d3b113bce9c46f30d7d21715b23b1d';
+
+let h: Harness;
+let cookie: string;
+beforeAll(async () => {
+  await chain.listen(port);
+  process.env.ANCHOR_RPC_URL = `http://127.0.0.1:${port}`;
+  process.env.ANCHOR_PRIVATE_KEY = FUNDED_KEY;
+  try {
+    h = await startHarness();
+  } finally {
+    delete process.env.ANCHOR_RPC_URL;
+    delete process.env.ANCHOR_PRIVATE_KEY;
+  }
+  cookie = await h.register(`136${String(process.pid % 10000).padStart(4, '0')}0001`);
+});
+afterAll(async () => {
+  await h?.close();
+  await chain.close();
+});
+
+describe('EVM anchoring', () => {
+  it('anchors each sealed block once, and certificates carry the anchor transaction', async () => {
+    const sha = (t: string) => createHash('sha256').update(t).digest('hex');
+    const dnas: string[] = [];
+    for (const content of ['anchored one', 'anchored two']) {
+      const res = await h.request({ method: 'POST', url: '/api/v1/ledger/entries', cookie, body: { file_hash: `0x${sha(content)}`, enterprise_name: 'Anchor Ltd' } });
+      dnas.push(res.json().data.asset_dna);
+    }
+    const block = await h.app.ledger.sealNow();
+    await h.app.proofs.drain();
+
+    const pdfs = await Promise.all(dnas.map((dna) => h.request({ method: 'GET', url: `/verify-api/v1/public/zkp-proof-request?zkp_register_dna=${dna}`, cookie })));
+    const packages = await Promise.all(pdfs.map(async (p) => decodePackage((await extractPackageNode(new Uint8Array(p.rawPayload)))!)));
+    const anchor = packages[0]!.anchor!;
+    expect(anchor).toMatchObject({ chain_id: 1337 });
+    expect(packages[1]!.anchor).toEqual(anchor); // one transaction per block
+
+    // The transaction on the chain carries the tag and this block's hash.
+    const provider = new JsonRpcProvider(`http://127.0.0.1:${port}`);
+    const tx = await provider.getTransaction(anchor.tx_hash);
+    expect(tx?.data).toBe(`0x${ANCHOR_TAG_HEX}${block!.hash}`);
+    expect(tx?.blockNumber).toBe(anchor.block_number);
+    provider.destroy();
+
+    const explorer = (await h.request({ method: 'GET', url: `/api/v1/explorer/blocks/${block!.height}` })).json().data;
+    expect(explorer.anchor).toEqual(anchor);
+
+    const verdict = await verifyCertificate(new Uint8Array(pdfs[0]!.rawPayload), extractPackageNode, { fileSha256: sha('anchored one'), now: Date.now() });
+    expect(verdict.isValid).toBe(true);
+    expect(verdict.checks.find((c) => c.id === 'anchor')?.detail).toContain(anchor.tx_hash);
+  });
+});
