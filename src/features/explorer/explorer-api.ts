@@ -1,6 +1,6 @@
 import { api } from '@/api/client.ts';
 
-export type BlockDto = { height: number; hash: string; prev_hash: string; tree_size: number; root: string; sealed_at: number; key_id: string; header: string; signature: string; entry_count: number; anchor: null };
+export type BlockDto = { height: number; hash: string; prev_hash: string; tree_size: number; root: string; sealed_at: number; key_id: string; header: string; signature: string; entry_count: number; anchor: { chain_id: number; tx_hash: string; block_number: number } | null };
 export type BlockEntryDto = { asset_dna: string; kind: string; enterprise_name: string; registered_at: number; leaf_index: number; leaf_hash: string; record: string };
 export type EntryDto = BlockEntryDto & { block: BlockDto | null; inclusion: { tree_size: number; root: string; path: string[] } | null };
 

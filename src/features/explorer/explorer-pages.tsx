@@ -150,9 +150,17 @@ function BlockHeaderTable({ block }: { block: BlockDto }) {
           <Code>{block.signature}</Code>
         </Field>
         <Field label={<Trans>Anchor</Trans>}>
-          <Badge color="gray" variant="light">
-            <Trans>Not anchored</Trans>
-          </Badge>
+          {block.anchor ? (
+            <Text size="sm" component="div">
+              <Trans>
+                Chain {block.anchor.chain_id}, block {block.anchor.block_number}, transaction <Code>{block.anchor.tx_hash}</Code>
+              </Trans>
+            </Text>
+          ) : (
+            <Badge color="gray" variant="light">
+              <Trans>Not anchored</Trans>
+            </Badge>
+          )}
         </Field>
       </Table.Tbody>
     </Table>
