@@ -24,7 +24,11 @@ const hex = (n: number) => `0x${n.toString(16).padStart(8, '0')}`;
 for (let t = 0; t < 16; t++) emit(`let w${t} = bswap<u32>(load<u32>(block, ${t * 4}));`);
 emit('let a = load<u32>(state, 0), b = load<u32>(state, 4), c = load<u32>(state, 8), d = load<u32>(state, 12);');
 emit('let e = load<u32>(state, 16), f = load<u32>(state, 20), g = load<u32>(state, 24), h = load<u32>(state, 28);');
-emit('let t1: u32, t2: u32;');
+// OpenSSL's formulation of the round (sha256-x86_64 / sha256-armv4): Maj(a,b,c) = ((a^b) & (b^c)) ^ b,
+// where b^c is the previous round's a^b, carried in `x`; the sum is grouped so that
+// h + K + W does not wait for e, and Ch + Σ1 (which do) join it last.
+// 1.20x hash-wasm in V8 against 1.09x for the textbook form (see bench/README.md).
+emit('let x: u32 = b ^ c, y: u32;');
 let v = ['a', 'b', 'c', 'd', 'e', 'f', 'g', 'h'];
 for (let t = 0; t < 64; t++) {
   const w = `w${t % 16}`;
@@ -36,13 +40,14 @@ for (let t = 0; t < 64; t++) {
       `${w} += (rotr<u32>(${w15}, 7) ^ rotr<u32>(${w15}, 18) ^ (${w15} >>> 3)) + ${w7} + (rotr<u32>(${w2}, 17) ^ rotr<u32>(${w2}, 19) ^ (${w2} >>> 10));`,
     );
   }
-  const [A, B, C, D, E, F, G, H] = v as [string, string, string, string, string, string, string, string];
-  emit(`t1 = ${H} + (rotr<u32>(${E}, 6) ^ rotr<u32>(${E}, 11) ^ rotr<u32>(${E}, 25)) + (${G} ^ (${E} & (${F} ^ ${G}))) + ${hex(K[t]!)} + ${w};`);
-  emit(`t2 = (rotr<u32>(${A}, 2) ^ rotr<u32>(${A}, 13) ^ rotr<u32>(${A}, 22)) + ((${A} & ${B}) | (${C} & (${A} | ${B})));`);
-  emit(`${D} += t1;`);
-  emit(`${H} = t1 + t2;`);
+  const [A, B, , D, E, F, G, H] = v as [string, string, string, string, string, string, string, string];
+  emit(`${H} = (${H} + ${hex(K[t]!)} + ${w}) + ((${G} ^ (${E} & (${F} ^ ${G}))) + (rotr<u32>(${E}, 6) ^ rotr<u32>(${E}, 11) ^ rotr<u32>(${E}, 25)));`);
+  emit(`${D} += ${H};`);
+  emit(`y = ${A} ^ ${B};`);
+  emit(`${H} = (${H} + ((y & x) ^ ${B})) + (rotr<u32>(${A}, 2) ^ rotr<u32>(${A}, 13) ^ rotr<u32>(${A}, 22));`);
+  emit('x = y;');
   // Rename instead of moving: the old h now holds the new a, the old d the new e.
-  v = [H, A, B, C, D, E, F, G];
+  v = [H, A, B, v[2]!, D, E, F, G];
 }
 v.forEach((name, i) => emit(`store<u32>(state, load<u32>(state, ${i * 4}) + ${name}, ${i * 4});`));
 
