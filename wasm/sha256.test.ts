@@ -163,6 +163,14 @@ describe('4-lane multi-buffer core', () => {
     expect(sha.hashMany(messages)).toEqual(messages.map(nodeHash));
   });
 
+  it('handles every length around the padding boundaries in lanes (0–300 bytes), lanes finishing at every step', async () => {
+    const sha = await loadSha256Node('simd');
+    // Lengths in an order that makes the four lanes finish at different blocks, so each
+    // message is compressed in several compress4 calls of different sizes (pieces vs one go).
+    const messages = Array.from({ length: 301 }, (_, n) => randomBytes((n * 97) % 301));
+    expect(sha.hashMany(messages)).toEqual(messages.map(nodeHash));
+  });
+
   it('falls back to one at a time in the scalar build with the same answers', async () => {
     const sha = await loadSha256Node('scalar');
     const messages = [enc(''), enc('abc'), randomBytes(5000)];

@@ -14,7 +14,7 @@ const PARTIAL: usize = 64; //    64 bytes: bytes of an incomplete block carried 
 const W: usize = 128; //         64 × u32: message schedule scratch
 export const K: usize = 384; //         64 × u32: round constants
 export const STATE4: usize = 640; //    8 × v128: the four lanes' chaining values, lane j in bits 32j..32j+31
-export const W4: usize = 768; //        64 × v128: multi-buffer message schedule
+export const K4: usize = 768; //        64 × v128: round constants splatted to four lanes (SIMD build)
 export const DIGEST4: usize = 1792; //  4 × 32 bytes: lane digests written by digest4()
 /** Where callers copy input: chunks for update(), or four padded messages for compress4(). */
 export const INPUT_PTR: usize = 16384;
