@@ -9,8 +9,24 @@ export default defineConfig({
     {
       path: '<rootDir>/locales/{locale}',
       include: ['<rootDir>/src'],
-      exclude: ['<rootDir>/src/features/legal'],
+      exclude: [
+        '<rootDir>/src/features/legal',
+        '<rootDir>/src/features/asset',
+        '<rootDir>/src/features/credit',
+        '<rootDir>/src/features/search',
+        '<rootDir>/src/features/vault',
+        '<rootDir>/src/features/disclosure',
+        '<rootDir>/src/features/map',
+      ],
     },
+    // One catalog per product area, so that areas are translated and reviewed apart.
+    {
+      path: '<rootDir>/locales/assets/{locale}',
+      include: ['<rootDir>/src/features/asset', '<rootDir>/src/features/credit', '<rootDir>/src/features/search'],
+    },
+    { path: '<rootDir>/locales/vault/{locale}', include: ['<rootDir>/src/features/vault'] },
+    { path: '<rootDir>/locales/disclosure/{locale}', include: ['<rootDir>/src/features/disclosure'] },
+    { path: '<rootDir>/locales/map/{locale}', include: ['<rootDir>/src/features/map'] },
     {
       // Legal documents (terms, privacy) are long and reviewed separately.
       path: '<rootDir>/locales/legal/{locale}',

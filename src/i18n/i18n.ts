@@ -15,8 +15,8 @@ function readStoredLocale(): Locale {
 
 /** Loads the catalogs of `locale`, activates it, stores the choice and sets <html lang>. */
 export async function activateLocale(locale: Locale): Promise<void> {
-  const [main, legal] = await CATALOG_LOADERS[locale]();
-  i18n.load(locale, { ...main.messages, ...legal.messages });
+  const catalogs = await CATALOG_LOADERS[locale]();
+  i18n.load(locale, Object.assign({}, ...catalogs.map((c) => c.messages)));
   i18n.activate(locale);
   document.documentElement.lang = HTML_LANG[locale];
   try {

@@ -22,8 +22,9 @@ type CatalogModule = { messages: Messages };
  * The main catalog and the legal catalog (terms, privacy) of each locale, compiled by
  * the lingui vite plugin. Loaded on demand so that only the active language is fetched.
  */
-export const CATALOG_LOADERS: Record<Locale, () => Promise<[CatalogModule, CatalogModule]>> = {
-  zh: () => Promise.all([import('../../locales/zh.po'), import('../../locales/legal/zh.po')]),
-  en: () => Promise.all([import('../../locales/en.po'), import('../../locales/legal/en.po')]),
-  ja: () => Promise.all([import('../../locales/ja.po'), import('../../locales/legal/ja.po')]),
+
+export const CATALOG_LOADERS: Record<Locale, () => Promise<CatalogModule[]>> = {
+  zh: () => Promise.all([import('../../locales/zh.po'), import('../../locales/legal/zh.po'), import('../../locales/assets/zh.po'), import('../../locales/vault/zh.po'), import('../../locales/disclosure/zh.po'), import('../../locales/map/zh.po')]),
+  en: () => Promise.all([import('../../locales/en.po'), import('../../locales/legal/en.po'), import('../../locales/assets/en.po'), import('../../locales/vault/en.po'), import('../../locales/disclosure/en.po'), import('../../locales/map/en.po')]),
+  ja: () => Promise.all([import('../../locales/ja.po'), import('../../locales/legal/ja.po'), import('../../locales/assets/ja.po'), import('../../locales/vault/ja.po'), import('../../locales/disclosure/ja.po'), import('../../locales/map/ja.po')]),
 };

@@ -4,11 +4,20 @@ import { expect, type APIRequestContext, type Page } from '@playwright/test';
 
 export type Locale = 'zh' | 'en' | 'ja';
 
-/** Reads a lingui .po catalog into msgid → msgstr (multi-line strings joined). */
+/** Every catalog of a locale: the main one and one per product area (see lingui.config.ts). */
+const CATALOG_DIRS = ['', 'legal', 'assets', 'vault', 'disclosure', 'map'];
+
+/** Reads the lingui .po catalogs of a locale into msgid → msgstr (multi-line strings joined). */
 function readCatalog(locale: Locale): Map<string, string> {
-  const file = path.join(process.cwd(), 'locales', `${locale}.po`);
   const map = new Map<string, string>();
-  if (!fs.existsSync(file)) return map;
+  for (const dir of CATALOG_DIRS) {
+    const file = path.join(process.cwd(), 'locales', dir, `${locale}.po`);
+    if (fs.existsSync(file)) readCatalogFile(file, map);
+  }
+  return map;
+}
+
+function readCatalogFile(file: string, map: Map<string, string>): void {
   const unquote = (s: string) => JSON.parse(s) as string;
   let key: 'msgid' | 'msgstr' | null = null;
   let msgid = '';
@@ -34,7 +43,6 @@ function readCatalog(locale: Locale): Map<string, string> {
     }
   }
   flush();
-  return map;
 }
 
 const catalogs = new Map<Locale, Map<string, string>>();
