@@ -17,16 +17,21 @@ function newestMtime(p: string): number {
   return newest;
 }
 
-export function buildIfStale(root = process.cwd()): void {
-  const output = path.join(root, 'dist/app/index.html');
+/**
+ * Builds the app into `outDir` (APP_DIR, default dist/app) when a source is newer. Several
+ * people (or agents) testing in one checkout give each their own APP_DIR, so that one
+ * build never replaces the files another's running server is serving.
+ */
+export function buildIfStale(root = process.cwd(), outDir = process.env.APP_DIR ?? 'dist/app'): void {
+  const output = path.join(path.resolve(root, outDir), 'index.html');
   const built = fs.existsSync(output) ? fs.statSync(output).mtimeMs : 0;
   const newest = Math.max(...INPUTS.map((p) => newestMtime(path.join(root, p))));
   if (built >= newest) {
-    console.log('app is up to date (dist/app)');
+    console.log(`app is up to date (${outDir})`);
     return;
   }
   console.log('building the app (vite build)…');
-  const result = spawnSync(process.execPath, [path.join(root, 'node_modules/vite/bin/vite.js'), 'build', '--logLevel', 'warn'], { stdio: 'inherit', cwd: root });
+  const result = spawnSync(process.execPath, [path.join(root, 'node_modules/vite/bin/vite.js'), 'build', '--logLevel', 'warn', '--outDir', path.resolve(root, outDir), '--emptyOutDir'], { stdio: 'inherit', cwd: root });
   if (result.status !== 0) process.exit(result.status ?? 1);
 }
 
