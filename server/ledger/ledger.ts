@@ -1,4 +1,6 @@
+import type { Transaction } from 'kysely';
 import type { Db } from '../db/database.ts';
+import type { Database } from '../db/schema.ts';
 import { isUniqueViolation } from '../db/database.ts';
 import { fromHex, toHex, utf8 } from '../../core/ledger/bytes.ts';
 import { blockHash, encodeHeader, GENESIS_PREV_HASH, signText, type BlockHeader } from '../../core/ledger/block.ts';
@@ -19,6 +21,13 @@ export type RegisterInput = {
 };
 
 export type Registration = { dna: string; file_hash: string; kind: string; enterprise_name: string; registered_at: number };
+
+/**
+ * Work the caller does in the same transaction as the ledger entry (charge credits, insert
+ * the asset row…): the registration and that work commit together or not at all. A thrown
+ * error (an ApiError such as integrals_not_enough) rolls everything back and is rethrown.
+ */
+export type InTransaction = (trx: Transaction<Database>, registration: Registration) => Promise<void>;
 
 export type BlockRow = {
   height: number;
@@ -116,7 +125,7 @@ export class Ledger {
   }
 
   /** Records a registration durably and returns its asset DNA. The entry joins the next block. */
-  async register(input: RegisterInput): Promise<Registration> {
+  async register(input: RegisterInput, inTransaction?: InTransaction): Promise<Registration> {
     const digest = normalizeDigest(input.fileHash);
     if (!digest) throw new LedgerError('fileHash must be a SHA-256 digest');
     if (!KIND_PATTERN.test(input.kind)) throw new LedgerError('kind must be lowercase letters');
@@ -129,6 +138,8 @@ export class Ledger {
       const registeredAt = Date.now();
       const record = encodeRecord({ v: 1, kind: input.kind, commitment: fileCommitment(salt, fromHex(digest)), enterprise_name: enterpriseName, registered_at: registeredAt });
       const dna = assetDna(record);
+      const registration = { dna, file_hash: identity, kind: input.kind, enterprise_name: enterpriseName, registered_at: registeredAt };
+      let isDnaCollision = false;
       try {
         await this.db.transaction().execute(async (trx) => {
           await trx
@@ -146,20 +157,25 @@ export class Ledger {
               leaf_index: null,
               block_height: null,
             })
-            .execute();
+            .execute()
+            .catch((error: unknown) => {
+              isDnaCollision = isUniqueViolation(error);
+              throw error;
+            });
           await trx
             .insertInto('proofs')
             .values({ dna, status: 1, valid_ms: input.validMs ?? this.config.proofValidityMs, issued_at: null, expires_at: null, pdf: null, error: null, updated_at: registeredAt })
             .execute();
+          await inTransaction?.(trx, registration);
         });
       } catch (error) {
         // A DNA collision (2^-100 per pair) gets a fresh salt; anything else is a real failure.
-        if (isUniqueViolation(error) && attempt < 3) continue;
+        if (isDnaCollision && attempt < 3) continue;
         throw error;
       }
       this.pendingHint += 1;
       if (this.pendingHint >= this.config.maxBlockEntries) void this.sealSoon();
-      return { dna, file_hash: identity, kind: input.kind, enterprise_name: enterpriseName, registered_at: registeredAt };
+      return registration;
     }
   }
 

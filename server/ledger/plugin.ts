@@ -1,5 +1,5 @@
 import fp from 'fastify-plugin';
-import { Ledger, type RegisterInput, type Registration } from './ledger.ts';
+import { Ledger, type InTransaction, type RegisterInput, type Registration } from './ledger.ts';
 import { readLedgerConfig, type LedgerConfig } from './config.ts';
 import { ProofJobs } from '../proofs/jobs.ts';
 import { evmAnchorer } from './anchor.ts';
@@ -11,8 +11,10 @@ declare module 'fastify' {
     /**
      * The registration service for assets, vault, source code and applications: durable
      * when it resolves; the entry joins the next block and its certificate follows (§9).
+     * `inTransaction` runs in the entry's own transaction (charge credits, insert the asset
+     * row): all of it commits together or none of it does.
      */
-    registerEntry(input: RegisterInput): Promise<Registration>;
+    registerEntry(input: RegisterInput, inTransaction?: InTransaction): Promise<Registration>;
   }
 }
 
@@ -27,7 +29,7 @@ export default fp<LedgerPluginOptions>(async function ledgerPlugin(app, opts) {
   ledger.onSealed(() => void proofs.kick());
   app.decorate('ledger', ledger);
   app.decorate('proofs', proofs);
-  app.decorate('registerEntry', (input: RegisterInput) => ledger.register(input));
+  app.decorate('registerEntry', (input: RegisterInput, inTransaction?: InTransaction) => ledger.register(input, inTransaction));
   app.addHook('onReady', async () => {
     await ledger.start({ isSealingTimerOn: opts.isSealingTimerOn });
     // Certificates that failed in an earlier run (a missing font, say) are retried at boot.

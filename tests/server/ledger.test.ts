@@ -145,6 +145,28 @@ describe('registration and certificates', () => {
     expect(fresh.json().data.expired_at).toBeGreaterThan(Date.now() + 300 * 86400_000);
   });
 
+  it('commits the caller\'s work with the entry, or neither', async () => {
+    const count = async () => Number((await h.app.db.selectFrom('ledger_entries').select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow()).n);
+    const before = await count();
+    const input = { fileHash: `0x${sha('atomic')}.bin`, enterpriseName: '西安测试科技有限公司', registrantUserId: null, kind: 'asset' };
+    await expect(
+      h.app.registerEntry(input, async (trx, registration) => {
+        // The entry is visible inside the transaction…
+        const row = await trx.selectFrom('ledger_entries').select('dna').where('dna', '=', registration.dna).executeTakeFirst();
+        expect(row?.dna).toBe(registration.dna);
+        throw new Error('caller refused');
+      }),
+    ).rejects.toThrow('caller refused');
+    // …and gone with the caller's failure: no entry, no certificate job.
+    expect(await count()).toBe(before);
+    let seen = '';
+    const ok = await h.app.registerEntry(input, async (_trx, registration) => {
+      seen = registration.dna;
+    });
+    expect(seen).toBe(ok.dna);
+    expect(await count()).toBe(before + 1);
+  });
+
   it('gives certificates only to their registrant', async () => {
     const reg = await registerFile('private work');
     await sealAndGenerate();
