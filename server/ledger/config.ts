@@ -8,6 +8,8 @@ export type LedgerConfig = {
   proofValidityMs: number;
   /** TrueType font with CJK glyphs for certificates (PROOF_FONT_FILE). */
   fontFile: string;
+  /** Wide-coverage TrueType font for characters the first lacks (PROOF_FALLBACK_FONT_FILE; skipped when absent). */
+  fallbackFontFile: string;
   /** Public origin used in certificates' links and QR codes (PUBLIC_URL, default http://localhost:8080). */
   publicUrl: string;
   /** EVM anchoring of block hashes: both set, or neither (ANCHOR_RPC_URL, ANCHOR_PRIVATE_KEY). */
@@ -16,6 +18,8 @@ export type LedgerConfig = {
 
 const DAY = 24 * 60 * 60 * 1000;
 export const DEFAULT_FONT_FILE = '/usr/share/fonts/truetype/arphic-gbsn00lp/gbsn00lp.ttf';
+/** Debian fonts-wqy-zenhei: GBK, CJK Extension A, kana and Hangul in simple TrueType outlines (a .ttc; face 0 is used). */
+export const DEFAULT_FALLBACK_FONT_FILE = '/usr/share/fonts/truetype/wqy/wqy-zenhei.ttc';
 
 export function readLedgerConfig(source: Record<string, string | undefined> = process.env): LedgerConfig {
   const problems: string[] = [];
@@ -34,6 +38,7 @@ export function readLedgerConfig(source: Record<string, string | undefined> = pr
     maxBlockEntries: int('LEDGER_BLOCK_MAX_ENTRIES', 1000, 1, 100_000),
     proofValidityMs: int('PROOF_VALIDITY_DAYS', 365, 1, 36500) * DAY,
     fontFile: source.PROOF_FONT_FILE || DEFAULT_FONT_FILE,
+    fallbackFontFile: source.PROOF_FALLBACK_FONT_FILE || DEFAULT_FALLBACK_FONT_FILE,
     publicUrl: (source.PUBLIC_URL || 'http://localhost:8080').replace(/\/+$/, ''),
     anchor: source.ANCHOR_RPC_URL || source.ANCHOR_PRIVATE_KEY ? { rpcUrl: source.ANCHOR_RPC_URL ?? '', privateKey: source.ANCHOR_PRIVATE_KEY ?? '' } : null,
   };

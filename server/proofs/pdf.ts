@@ -4,37 +4,85 @@ import fontkit from '@pdf-lib/fontkit';
 import qrcode from 'qrcode-generator';
 import { encodePackage, PACKAGE_ATTACHMENT_NAME, type ProofPackage } from '../../core/ledger/package.ts';
 import { parseRecord } from '../../core/ledger/record.ts';
+import { sfntFace } from './sfnt.ts';
 
-let fontCache: { file: string; bytes: Uint8Array } | undefined;
+type LoadedFont = { bytes: Uint8Array; hasGlyph(codePoint: number): boolean };
+const fontCache = new Map<string, LoadedFont>();
 
 /**
- * The CJK font is a TrueType (glyf) font: pdf-lib's subsetting of CFF fonts such as
+ * The CJK fonts are TrueType (glyf) fonts: pdf-lib's subsetting of CFF fonts such as
  * Noto Sans CJK produces files poppler and pdf.js reject, while TrueType subsets
  * embed cleanly at ~10 KB. Debian: fonts-arphic-gbsn00lp (GB2312). PROOF_FONT_FILE overrides.
  */
-function cjkFontBytes(file: string): Uint8Array {
-  if (fontCache?.file !== file) {
+function loadFont(file: string): LoadedFont {
+  let font = fontCache.get(file);
+  if (!font) {
     if (!fs.existsSync(file)) throw new Error(`certificate font ${file} is missing: install fonts-arphic-gbsn00lp or set PROOF_FONT_FILE to a TrueType font with Chinese glyphs`);
-    fontCache = { file, bytes: fs.readFileSync(file) };
+    // A collection (.ttc) gives its first face.
+    const bytes = sfntFace(new Uint8Array(fs.readFileSync(file)));
+    const parsed = fontkit.create(bytes) as unknown as { hasGlyphForCodePoint(cp: number): boolean };
+    font = { bytes, hasGlyph: (cp) => parsed.hasGlyphForCodePoint(cp) };
+    fontCache.set(file, font);
   }
-  return fontCache.bytes;
+  return font;
 }
 
 const INK = rgb(0.12, 0.14, 0.2);
 const MUTED = rgb(0.42, 0.45, 0.52);
 const ACCENT = rgb(0.85, 0.45, 0.1);
 
-type Fonts = { latin: PDFFont; cjk: PDFFont };
+/**
+ * `cjk` is the main CJK font (GB2312 covers everyday names); `fallback`, embedded only when
+ * a text needs it, is a wide-coverage TrueType font (Debian fonts-wqy-zenhei: GBK and
+ * CJK Extension A, kana, Hangul) for the rarer characters of a name. (Droid Sans
+ * Fallback is not used: its composite glyphs come out blank from pdf-lib's subsetter.)
+ */
+type Fonts = { latin: PDFFont; cjk: PDFFont; cjkHas(cp: number): boolean; fallback: PDFFont | null; fallbackHas(cp: number): boolean };
 
-/** Draws text in runs: ASCII in Helvetica, everything else in the CJK font. */
+/** The font for one character: ASCII in Helvetica, then the CJK font, then the fallback. */
+function fontFor(ch: string, fonts: Fonts): PDFFont {
+  const cp = ch.codePointAt(0)!;
+  if (cp >= 0x20 && cp <= 0x7e) return fonts.latin;
+  if (fonts.cjkHas(cp) || !fonts.fallback || !fonts.fallbackHas(cp)) return fonts.cjk;
+  return fonts.fallback;
+}
+
+/** Draws text in runs of one font each. */
 function drawMixed(page: PDFPage, text: string, x: number, y: number, size: number, fonts: Fonts, color = INK): number {
   let at = x;
-  for (const run of text.match(/[\x20-\x7e]+|[^\x20-\x7e]+/g) ?? []) {
-    const font = /^[\x20-\x7e]/.test(run) ? fonts.latin : fonts.cjk;
-    page.drawText(run, { x: at, y, size, font, color });
-    at += font.widthOfTextAtSize(run, size);
+  let run = '';
+  let runFont: PDFFont | null = null;
+  const flush = () => {
+    if (!run || !runFont) return;
+    page.drawText(run, { x: at, y, size, font: runFont, color });
+    at += runFont.widthOfTextAtSize(run, size);
+    run = '';
+  };
+  for (const ch of text) {
+    const font = fontFor(ch, fonts);
+    if (font !== runFont) flush();
+    runFont = font;
+    run += ch;
   }
+  flush();
   return at;
+}
+
+/** Embeds the fonts a certificate needs; the fallback only when `texts` hold a character the CJK font lacks. */
+async function embedFonts(doc: PDFDocument, fontFile: string, fallbackFile: string | null, texts: string[]): Promise<Fonts> {
+  const main = loadFont(fontFile);
+  const fallback = fallbackFile && fs.existsSync(fallbackFile) ? loadFont(fallbackFile) : null;
+  const needsFallback = Boolean(fallback) && texts.some((t) => [...t].some((ch) => {
+    const cp = ch.codePointAt(0)!;
+    return cp > 0x7e && !main.hasGlyph(cp) && fallback!.hasGlyph(cp);
+  }));
+  return {
+    latin: await doc.embedFont(StandardFonts.Helvetica),
+    cjk: await doc.embedFont(main.bytes, { subset: true }),
+    cjkHas: main.hasGlyph,
+    fallback: needsFallback ? await doc.embedFont(fallback!.bytes, { subset: true }) : null,
+    fallbackHas: fallback?.hasGlyph ?? (() => false),
+  };
 }
 
 /** Splits a long token (hashes) into lines that fit the width. */
@@ -57,15 +105,15 @@ function formatTime(ms: number): string {
   return `${beijing} (UTC+8)`;
 }
 
-export type CertificateInput = { pkg: ProofPackage; verifyUrl: string; fontFile: string };
+export type CertificateInput = { pkg: ProofPackage; verifyUrl: string; fontFile: string; fallbackFontFile?: string | null };
 
 /** Renders the certificate: readable fields in Chinese and English, a QR code, and the gzip'd package attached. */
-export async function renderCertificate({ pkg, verifyUrl, fontFile }: CertificateInput): Promise<Uint8Array> {
+export async function renderCertificate({ pkg, verifyUrl, fontFile, fallbackFontFile = null }: CertificateInput): Promise<Uint8Array> {
   const record = parseRecord(pkg.record);
   if (!record) throw new Error('package record is not canonical');
   const doc = await PDFDocument.create();
   doc.registerFontkit(fontkit);
-  const fonts: Fonts = { latin: await doc.embedFont(StandardFonts.Helvetica), cjk: await doc.embedFont(cjkFontBytes(fontFile), { subset: true }) };
+  const fonts = await embedFonts(doc, fontFile, fallbackFontFile, [record.enterprise_name]);
   const bold = await doc.embedFont(StandardFonts.HelveticaBold);
   const mono = await doc.embedFont(StandardFonts.Courier);
   doc.setTitle(`Provena proof ${pkg.asset_dna}`);

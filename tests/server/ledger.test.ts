@@ -167,6 +167,26 @@ describe('registration and certificates', () => {
     expect(await count()).toBe(before + 1);
   });
 
+  it('prints an enterprise name with characters beyond GB2312 from the fallback font', async () => {
+    // 堃 (GBK, not GB2312) and 䶮 (CJK Extension A): blank boxes with the GB2312 font alone.
+    const name = '刘䶮堃科技有限公司';
+    const { asset_dna } = await registerFile('rare characters', alice, { enterprise_name: name });
+    await sealAndGenerate();
+    const pdf = await downloadPdf(asset_dna);
+    const { getDocument } = await import('pdfjs-dist/legacy/build/pdf.mjs');
+    const task = getDocument({ data: pdf, useSystemFonts: false, disableFontFace: true, verbosity: 0 });
+    const doc = await task.promise;
+    const page = await doc.getPage(1);
+    const content = await page.getTextContent();
+    const text = content.items.map((i) => ('str' in i ? i.str : '')).join('');
+    const fonts = new Set(content.items.map((i) => ('fontName' in i ? i.fontName : '')));
+    await task.destroy();
+    expect(text).toContain('刘');
+    expect(text).toContain('䶮堃');
+    // Helvetica, the GB2312 font and the fallback: three fonts drew this page's text.
+    expect(fonts.size).toBeGreaterThanOrEqual(3);
+  });
+
   it('gives certificates only to their registrant', async () => {
     const reg = await registerFile('private work');
     await sealAndGenerate();
