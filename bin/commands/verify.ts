@@ -19,6 +19,7 @@ const LABELS: Record<CheckId, string> = {
   pdf: 'PDF readable',
   package_present: 'proof package present',
   package_format: 'proof package format',
+  platform_certificate: 'platform certificate chain',
   platform_key: 'platform key',
   file_hash: 'original matches proof',
   commitment: 'commitment opens',
@@ -38,16 +39,18 @@ export const verifyCommand = {
   async run(args: string[]): Promise<number> {
     const positional: string[] = [];
     const trusted: string[] = [];
+    const trustedRoots: string[] = [];
     let isJson = false;
     for (let i = 0; i < args.length; i++) {
       const a = args[i] as string;
       if (a === '--trust') trusted.push((args[++i] ?? '').toLowerCase());
+      else if (a === '--trust-root') trustedRoots.push((args[++i] ?? '').toLowerCase());
       else if (a === '--json') isJson = true;
       else positional.push(a);
     }
     const [original, proof] = positional;
-    if (!original || !proof || positional.length !== 2 || trusted.some((k) => !/^[0-9a-f]{64}$/.test(k))) {
-      process.stderr.write(`usage: provena ${this.usage}\n  --trust <key id>  accept only this platform key (64 hex; repeatable)\n  --json            print the verdict as JSON\n`);
+    if (!original || !proof || positional.length !== 2 || [...trusted, ...trustedRoots].some((k) => !/^[0-9a-f]{64}$/.test(k))) {
+      process.stderr.write(`usage: provena ${this.usage}\n  --trust <key id>  accept this platform key (64 hex; repeatable)\n  --trust-root <fp> accept keys certified by this platform root (SHA-256 of its DER, 64 hex; repeatable)\n  --json            print the verdict as JSON\n`);
       return 2;
     }
     let digest: string;
@@ -60,7 +63,7 @@ export const verifyCommand = {
       process.stderr.write(`provena verify: cannot read ${e.path ?? ''}: ${e.code === 'ENOENT' ? 'no such file' : e.message}\n`);
       return 2;
     }
-    const verdict = await verifyCertificate(pdf, extractPackageNode, { fileSha256: digest, now: Date.now(), trustedKeyIds: trusted.length ? trusted : undefined });
+    const verdict = await verifyCertificate(pdf, extractPackageNode, { fileSha256: digest, now: Date.now(), trustedKeyIds: trusted.length ? trusted : undefined, trustedRootFingerprints: trustedRoots.length ? trustedRoots : undefined });
     if (isJson) {
       process.stdout.write(`${JSON.stringify(verdict, null, 2)}\n`);
     } else {

@@ -7,6 +7,7 @@
  * a zero-knowledge proof, whatever the §7 paths (`zkp-proof-…`) are called.
  */
 import type { ErrorKey } from '../errors.ts';
+import { verifyPlatformChain, type ChainVerdict } from './platform-cert.ts';
 import { equalBytes, fromBase64, fromHex, toHex, utf8 } from './bytes.ts';
 import { blockHash, encodeHeader, importPublicKey, isBlockHeader, keyId, verifyText, type BlockHeader } from './block.ts';
 import { leafHash, rootFromInclusionProof } from './merkle.ts';
@@ -49,6 +50,11 @@ export type ProofPackage = {
   /** RFC 6962 audit path from the leaf to block.header.root (tree size block.header.tree_size). */
   inclusion: string[];
   platform_key: { key_id: string; algorithm: 'ECDSA-P256-SHA256'; spki: string };
+  /**
+   * Base64 DER X.509 certificates [signing certificate, platform root]: the root certifies
+   * platform_key (see platform-cert.ts). Absent from packages issued before chains existed.
+   */
+  platform_certificates?: string[];
   statement: ProofStatement & { signature: string };
   anchor: Anchor | null;
   /** Where the entry can be seen online (informative, not verified). */
@@ -105,6 +111,7 @@ export async function decodePackage(bytes: Uint8Array): Promise<ProofPackage> {
     typeof p.block.hash === 'string' && typeof p.block.signature === 'string' &&
     Array.isArray(p.inclusion) && p.inclusion.length <= 64 && p.inclusion.every((x) => typeof x === 'string' && HEX64.test(x)) &&
     typeof p.platform_key === 'object' && p.platform_key !== null && typeof p.platform_key.spki === 'string' && typeof p.platform_key.key_id === 'string' &&
+    (p.platform_certificates === undefined || (Array.isArray(p.platform_certificates) && p.platform_certificates.length <= 4 && p.platform_certificates.every((c) => typeof c === 'string'))) &&
     typeof p.statement === 'object' && p.statement !== null && p.statement.v === 1 &&
     Number.isSafeInteger(p.statement.issued_at) && Number.isSafeInteger(p.statement.expires_at) &&
     typeof p.statement.signature === 'string' &&
@@ -120,6 +127,7 @@ export type CheckId =
   | 'package_present'
   | 'package_format'
   | 'platform_key'
+  | 'platform_certificate'
   | 'file_hash'
   | 'commitment'
   | 'asset_dna'
@@ -164,6 +172,12 @@ export type VerifyOptions = {
    * signature is then only as good as the key it names.
    */
   trustedKeyIds?: string[];
+  /**
+   * SHA-256 fingerprints (hex) of platform roots the verifier trusts: a package whose
+   * signing key a trusted root certified passes the platform_key check even when its key
+   * id is not in trustedKeyIds (keys rotate, the root stays).
+   */
+  trustedRootFingerprints?: string[];
 };
 
 export function normalizeDigest(text: string): string | null {
@@ -190,17 +204,43 @@ export async function verifyPackage(packageBytes: Uint8Array, opts: VerifyOption
     return verdictOf(checks);
   }
 
-  // Platform key ("certificate"): parseable, its id matches, and trusted when a pin list is given.
+  // Platform certificate chain: [signing certificate, root], the signing certificate for
+  // exactly platform_key, valid at the block's time, signed by a self-signed CA root.
+  let chain: ChainVerdict | null = null;
+  if (pkg.platform_certificates) {
+    try {
+      chain = await verifyPlatformChain(pkg.platform_certificates.map(fromBase64), fromBase64(pkg.platform_key.spki), pkg.block.header.sealed_at, opts.trustedRootFingerprints);
+    } catch (error) {
+      chain = { isOk: false, detail: error instanceof Error ? error.message : String(error) };
+    }
+  }
+  checks.push(
+    !chain
+      ? { id: 'platform_certificate', isOk: true, isSkipped: true, detail: 'no certificate chain in this package (issued before chains): the key is judged by its id alone' }
+      : chain.isOk
+        ? { id: 'platform_certificate', isOk: true, detail: chain.detail }
+        : { id: 'platform_certificate', isOk: false, message: FAILED, detail: chain.detail },
+  );
+
+  // Platform key: parseable, its id matches, and trusted — pinned by id, or certified by a
+  // pinned root — when the verifier gives pins.
   let publicKey: CryptoKey | null = null;
   try {
     const spki = fromBase64(pkg.platform_key.spki);
     if (keyId(spki) !== pkg.platform_key.key_id) throw new Error('key id does not match the key');
     publicKey = await importPublicKey(spki);
-    const isPinned = opts.trustedKeyIds?.includes(pkg.platform_key.key_id);
-    if (opts.trustedKeyIds && !isPinned) {
-      checks.push({ id: 'platform_key', isOk: false, message: FAILED, detail: `key ${pkg.platform_key.key_id.slice(0, 16)}… is not a trusted platform key` });
+    const isPinned = Boolean(opts.trustedKeyIds?.includes(pkg.platform_key.key_id));
+    const isRootPinned = Boolean(chain?.isOk && chain.isRootTrusted);
+    const hasPins = Boolean(opts.trustedKeyIds || opts.trustedRootFingerprints);
+    if (hasPins && !isPinned && !isRootPinned) {
+      checks.push({ id: 'platform_key', isOk: false, message: FAILED, detail: `key ${pkg.platform_key.key_id.slice(0, 16)}… is neither a trusted platform key nor certified by a trusted root` });
     } else {
-      checks.push({ id: 'platform_key', isOk: true, detail: isPinned ? `trusted platform key ${pkg.platform_key.key_id.slice(0, 16)}…` : `platform key ${pkg.platform_key.key_id} (not pinned: compare it with the platform's published key)` });
+      const detail = isPinned
+        ? `trusted platform key ${pkg.platform_key.key_id.slice(0, 16)}…`
+        : isRootPinned
+          ? `platform key ${pkg.platform_key.key_id.slice(0, 16)}… certified by a trusted root`
+          : `platform key ${pkg.platform_key.key_id} (not pinned: compare it with the platform's published key)`;
+      checks.push({ id: 'platform_key', isOk: true, detail });
     }
   } catch (error) {
     checks.push({ id: 'platform_key', isOk: false, message: 'parse_pdf_failed', detail: `platform key unreadable: ${error instanceof Error ? error.message : String(error)}` });

@@ -57,6 +57,8 @@ export type RateLimitsTable = {
 };
 
 export type LedgerKeysTable = { key_id: string; spki: string; pkcs8: string; created_at: number };
+export type PlatformRootsTable = { fingerprint: string; spki: string; pkcs8: string; certificate: string; created_at: number };
+export type LedgerKeyCertificatesTable = { key_id: string; root_fingerprint: string; certificate: string; created_at: number };
 
 export type LedgerEntriesTable = {
   id: Generated<number>;
@@ -163,6 +165,74 @@ export type FileOwnersTable = { file_id: string; user_id: number; created_at: nu
 
 export type LedgerAnchorsTable = { height: number; block_hash: string; chain_id: number; tx_hash: string; block_number: number; anchored_at: number };
 
+/** Vault (issue 6): trade-secret projects, their registered files, the audit log, unlocked sessions. */
+export type VaultProjectsTable = {
+  id: Generated<number>;
+  enterprise_id: number;
+  owner_user_id: number;
+  name: string;
+  description: Generated<string>;
+  created_at: number;
+  updated_at: number;
+};
+export type VaultFilesTable = {
+  id: Generated<number>;
+  project_id: number;
+  enterprise_id: number;
+  user_id: number;
+  name: string;
+  file_hash: string;
+  digest: string;
+  size: Generated<number>;
+  dna: string;
+  credits: Generated<number>;
+  created_at: number;
+};
+export type VaultLogsTable = {
+  id: Generated<number>;
+  enterprise_id: number;
+  project_id: number | null;
+  user_id: number;
+  action: string;
+  detail: Generated<string>;
+  created_at: number;
+};
+export type VaultSessionsTable = { session_id: string; user_id: number; enterprise_id: number; unlocked_at: number; expires_at: number };
+
+/** Stored files and disclosures (issue 7). */
+export type StoredFilesTable = { id: string; size: number; created_at: number };
+export type StoredFileOwnersTable = { file_id: string; enterprise_id: number; user_id: number; name: string; created_at: number };
+export type DisclosuresTable = {
+  id: string;
+  enterprise_id: number;
+  sender_user_id: number;
+  file_id: string;
+  name: string;
+  received_phone: string;
+  store_name: string;
+  type: number;
+  store_forever: number;
+  expires_at: number | null;
+  status: number;
+  created_at: number;
+  revoked_at: number | null;
+};
+export type DisclosureEventsTable = { id: Generated<number>; disclosure_id: string; kind: string; at: number; detail: string | null };
+export type DisclosureSessionsTable = { token_hash: string; disclosure_id: string; verified_at: number; accepted_at: number | null; expires_at: number };
+export type DisclosureLinksTable = { token_hash: string; disclosure_id: string; session_hash: string; created_at: number; expires_at: number };
+export type DisclosureReceiptsTable = {
+  id: Generated<number>;
+  disclosure_id: string;
+  session_hash: string;
+  dna: string;
+  file_hash: string;
+  agreement_hash: string;
+  receiver_phone: string;
+  ip: string;
+  user_agent: string;
+  received_at: number;
+};
+
 export type Database = {
   users: UsersTable;
   sessions: SessionsTable;
@@ -170,6 +240,8 @@ export type Database = {
   sms_outbox: SmsOutboxTable;
   rate_limits: RateLimitsTable;
   ledger_keys: LedgerKeysTable;
+  platform_roots: PlatformRootsTable;
+  ledger_key_certificates: LedgerKeyCertificatesTable;
   ledger_entries: LedgerEntriesTable;
   ledger_blocks: LedgerBlocksTable;
   proofs: ProofsTable;
@@ -182,4 +254,15 @@ export type Database = {
   files: FilesTable;
   file_owners: FileOwnersTable;
   ledger_anchors: LedgerAnchorsTable;
+  stored_files: StoredFilesTable;
+  stored_file_owners: StoredFileOwnersTable;
+  disclosures: DisclosuresTable;
+  disclosure_events: DisclosureEventsTable;
+  disclosure_sessions: DisclosureSessionsTable;
+  disclosure_links: DisclosureLinksTable;
+  disclosure_receipts: DisclosureReceiptsTable;
+  vault_projects: VaultProjectsTable;
+  vault_files: VaultFilesTable;
+  vault_logs: VaultLogsTable;
+  vault_sessions: VaultSessionsTable;
 };

@@ -44,6 +44,7 @@ export async function buildProofPackage(ledger: Ledger, entry: EntryRow, block: 
     block: { header, hash: block.hash, signature: block.signature },
     inclusion: ledger.inclusionProof(leafIndex, Number(block.tree_size)),
     platform_key: { key_id: ledger.key.keyId, algorithm: 'ECDSA-P256-SHA256', spki: toBase64(ledger.key.spki) },
+    platform_certificates: ledger.key.certificates.map(toBase64),
     statement: { ...statement, signature: await signText(ledger.key.privateKey, encodeStatement(statement)) },
     anchor: times.anchor ?? null,
     explorer_url: `${ledger.config.publicUrl}/explorer/entries/${entry.dna}`,

@@ -86,6 +86,21 @@ describe('registration and certificates', () => {
     // The same verdict offline, with pdf.js reading the attachment.
     const offline = await verifyCertificate(pdf, extractPackageNode, { fileSha256: sha(content), now: Date.now() });
     expect(offline.isValid).toBe(true);
+
+    // Pinning only the published X.509 root is enough: it certifies the signing key. A
+    // verifier pinning another root (and no key id) refuses the same proof.
+    const roots = (await h.request({ method: 'GET', url: '/api/v1/ledger/platform-roots' })).json().data as { fingerprint: string }[];
+    expect(roots).toHaveLength(1);
+    const byRoot = await verifyCertificate(pdf, extractPackageNode, { fileSha256: sha(content), now: Date.now(), trustedRootFingerprints: [roots[0]!.fingerprint] });
+    expect(byRoot.isValid).toBe(true);
+    const chainCheck = byRoot.checks.find((c) => c.id === 'platform_certificate');
+    expect(chainCheck?.isOk).toBe(true);
+    expect(chainCheck?.isSkipped).toBeFalsy();
+    expect(byRoot.checks.find((c) => c.id === 'platform_key')?.detail).toContain('certified by a trusted root');
+    const otherRoot = await verifyCertificate(pdf, extractPackageNode, { fileSha256: sha(content), now: Date.now(), trustedRootFingerprints: ['ab'.repeat(32)] });
+    expect(otherRoot).toMatchObject({ isValid: false, failedCheck: 'platform_certificate', message: 'file_hashes_inconsistent' });
+    const keys = (await h.request({ method: 'GET', url: '/api/v1/ledger/platform-keys' })).json().data as { root_fingerprint: string; certificate: string }[];
+    expect(keys[0]).toMatchObject({ root_fingerprint: roots[0]!.fingerprint, certificate: expect.any(String) });
   });
 
   it('answers each broken case with its §8 key', async () => {

@@ -1,6 +1,6 @@
 import { proxy, transfer, wrap, type Remote } from 'comlink';
 import type { Verdict } from '../../core/ledger/package.ts';
-import type { VerifyWorkerApi } from './verify.worker.ts';
+import type { Trust, VerifyWorkerApi } from './verify.worker.ts';
 
 const IDLE_MS = 30_000;
 let worker: Worker | null = null;
@@ -46,13 +46,13 @@ export async function sha256InVerifyWorker(file: File, onProgress?: (bytes: numb
  * Checks a certificate PDF against the original's SHA-256, off the main thread. Aborting
  * terminates the worker; the next call starts a fresh one.
  */
-export async function verifyProofPdf(pdf: File, fileSha256: string, options: { trustedKeyIds?: string[]; signal?: AbortSignal } = {}): Promise<Verdict & { ms: number }> {
+export async function verifyProofPdf(pdf: File, fileSha256: string, options: { trust?: Trust; signal?: AbortSignal } = {}): Promise<Verdict & { ms: number }> {
   const api = getWorker();
   const bytes = await pdf.arrayBuffer();
   const onAbort = () => closeVerifyWorker();
   options.signal?.addEventListener('abort', onAbort, { once: true });
   try {
-    return await api.verify(transfer(bytes, [bytes]), fileSha256, Date.now(), options.trustedKeyIds);
+    return await api.verify(transfer(bytes, [bytes]), fileSha256, Date.now(), options.trust ?? {});
   } finally {
     options.signal?.removeEventListener('abort', onAbort);
     if (!isHeld) idle = setTimeout(closeVerifyWorker, IDLE_MS);

@@ -26,6 +26,9 @@ async function extractPackage(pdf: Uint8Array): Promise<Uint8Array | null> {
   }
 }
 
+/** Pins: platform key ids and platform root fingerprints (either may be absent: not pinned). */
+export type Trust = { keyIds?: string[]; rootFingerprints?: string[] };
+
 export const api = {
   /** Answers once the worker (and pdf.js's) are up. */
   async ping(): Promise<boolean> {
@@ -46,9 +49,9 @@ export const api = {
   },
 
   /** Every check of "original + PDF proof" except hashing the original (the hash service does that). */
-  async verify(pdf: ArrayBuffer, fileSha256: string, now: number, trustedKeyIds: string[] | undefined): Promise<Verdict & { ms: number }> {
+  async verify(pdf: ArrayBuffer, fileSha256: string, now: number, trust: Trust): Promise<Verdict & { ms: number }> {
     const started = performance.now();
-    const verdict = await verifyCertificate(new Uint8Array(pdf), extractPackage, { fileSha256, now, trustedKeyIds });
+    const verdict = await verifyCertificate(new Uint8Array(pdf), extractPackage, { fileSha256, now, trustedKeyIds: trust.keyIds, trustedRootFingerprints: trust.rootFingerprints });
     return { ...verdict, ms: performance.now() - started };
   },
 };

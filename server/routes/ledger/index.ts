@@ -128,8 +128,28 @@ export default async function ledgerRoutes(app: FastifyInstance) {
   // ---- public proof reads (no login): what a verifier or monitor needs -------------------
 
   app.get('/api/v1/ledger/platform-keys', async () => {
-    const rows = await app.db.selectFrom('ledger_keys').select(['key_id', 'spki', 'created_at']).orderBy('created_at').execute();
-    return { data: rows.map((r) => ({ key_id: r.key_id, algorithm: 'ECDSA-P256-SHA256', spki: r.spki, created_at: Number(r.created_at) })) };
+    const rows = await app.db
+      .selectFrom('ledger_keys')
+      .leftJoin('ledger_key_certificates', 'ledger_key_certificates.key_id', 'ledger_keys.key_id')
+      .select(['ledger_keys.key_id', 'ledger_keys.spki', 'ledger_keys.created_at', 'ledger_key_certificates.certificate', 'ledger_key_certificates.root_fingerprint'])
+      .orderBy('ledger_keys.created_at')
+      .execute();
+    return {
+      data: rows.map((r) => ({
+        key_id: r.key_id,
+        algorithm: 'ECDSA-P256-SHA256',
+        spki: r.spki,
+        created_at: Number(r.created_at),
+        certificate: r.certificate ?? null,
+        root_fingerprint: r.root_fingerprint ?? null,
+      })),
+    };
+  });
+
+  /** The platform's X.509 roots (base64 DER) and their SHA-256 fingerprints: what verifiers pin. */
+  app.get('/api/v1/ledger/platform-roots', async () => {
+    const rows = await app.db.selectFrom('platform_roots').select(['fingerprint', 'certificate', 'created_at']).orderBy('created_at').execute();
+    return { data: rows.map((r) => ({ fingerprint: r.fingerprint, certificate: r.certificate, created_at: Number(r.created_at) })) };
   });
 
   app.get<{ Params: { dna: string }; Querystring: { tree_size?: number } }>(

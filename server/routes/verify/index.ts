@@ -55,7 +55,8 @@ export default async function verifyRoutes(app: FastifyInstance) {
     if (!hash || !normalizeDigest(hash)) fail('verify_file_not_found', 'hash');
     if (!pdf || pdf.length === 0) fail('no_proof_package', 'file');
     const keys = await app.db.selectFrom('ledger_keys').select('key_id').execute();
-    const verdict = await verifyCertificate(pdf, extractPackageNode, { fileSha256: hash, now: Date.now(), trustedKeyIds: keys.map((k) => k.key_id) });
+    const roots = await app.db.selectFrom('platform_roots').select('fingerprint').execute();
+    const verdict = await verifyCertificate(pdf, extractPackageNode, { fileSha256: hash, now: Date.now(), trustedKeyIds: keys.map((k) => k.key_id), trustedRootFingerprints: roots.map((r) => r.fingerprint) });
     const checks = verdict.checks.map((c) => ({ id: c.id, ok: c.isOk, skipped: c.isSkipped ?? false, message: c.message ?? null, detail: c.detail }));
     if (!verdict.isValid) {
       return reply.code(400).send({ message: verdict.message, field_name: verdict.failedCheck === 'file_hash' ? 'hash' : 'file', failed_check: verdict.failedCheck, checks });

@@ -7,6 +7,7 @@ export const CHECK_LABELS: Record<CheckId, MessageDescriptor> = {
   pdf: msg`The PDF can be read`,
   package_present: msg`The PDF carries a proof package`,
   package_format: msg`The proof package format is valid`,
+  platform_certificate: msg`The platform's root certificate certifies the signing key`,
   platform_key: msg`The platform key is known`,
   file_hash: msg`The original matches the proof`,
   commitment: msg`The salted commitment opens to the file hash`,

@@ -8,7 +8,8 @@ import { WorkProgress, type WorkProgressValue } from '@/components/progress/work
 import { hashFile } from '../../../workers/hash/hash-service.ts';
 import { holdVerifyWorker, sha256InVerifyWorker, verifyProofPdf } from '../../../workers/verify/verify-service.ts';
 import { CHECK_LABELS } from './check-labels.ts';
-import { fetchPlatformKeyIds } from './verify-api.ts';
+import { fetchPlatformTrust } from './verify-api.ts';
+import type { Trust } from '../../../workers/verify/verify.worker.ts';
 import { StandardToolsExplainer } from './standard-tools.tsx';
 
 type Phase = { kind: 'idle' } | { kind: 'hashing'; progress: WorkProgressValue } | { kind: 'verifying' } | { kind: 'done'; verdict: Verdict & { ms: number } } | { kind: 'error'; text: string };
@@ -23,14 +24,15 @@ export function VerifyPage() {
   const [original, setOriginal] = useState<File | null>(null);
   const [proof, setProof] = useState<File | null>(null);
   const [phase, setPhase] = useState<Phase>({ kind: 'idle' });
-  const [trustedKeys, setTrustedKeys] = useState<string[] | undefined>(undefined);
+  const [trust, setTrust] = useState<Trust>({});
   const abort = useRef<AbortController | null>(null);
   const dna = new URLSearchParams(window.location.search).get('dna');
 
   useEffect(() => {
     const release = holdVerifyWorker();
-    // Online: pin the platform's published keys. Offline: verify anyway and say the key is not pinned.
-    fetchPlatformKeyIds().then(setTrustedKeys, () => setTrustedKeys(undefined));
+    // Online: pin the platform's published keys and roots (kept for later offline visits).
+    // Offline with nothing kept: verify anyway and say the key is not pinned.
+    fetchPlatformTrust().then(setTrust, () => setTrust({}));
     return () => {
       abort.current?.abort();
       release();
@@ -54,7 +56,7 @@ export function VerifyPage() {
             setPhase({ kind: 'hashing', progress: { bytes, totalBytes: original.size, mbPerSecond, secondsLeft: mbPerSecond > 0 ? (original.size - bytes) / 1e6 / mbPerSecond : null } });
           });
       setPhase({ kind: 'verifying' });
-      const verdict = await verifyProofPdf(proof, hash, { trustedKeyIds: trustedKeys, signal: controller.signal });
+      const verdict = await verifyProofPdf(proof, hash, { trust, signal: controller.signal });
       setPhase({ kind: 'done', verdict });
     } catch (error) {
       if (controller.signal.aborted) setPhase({ kind: 'idle' });

@@ -1,0 +1,152 @@
+import * as asn1js from 'asn1js';
+import * as pkijs from 'pkijs';
+import { sha256 } from '@noble/hashes/sha2.js';
+import { toHex } from './bytes.ts';
+
+/**
+ * The platform's X.509 chain (ARCHITECTURE "Keys": the platform acts as the CA): a
+ * long-lived self-signed root, "Provena Platform Root CA", certifies each block-signing
+ * key. A proof package carries [signing certificate, root] so that a verifier who pins
+ * only the root's SHA-256 fingerprint accepts blocks signed by any key the root
+ * certified — the platform can rotate signing keys without breaking old proofs or pins.
+ */
+const YEAR = 365 * 24 * 60 * 60 * 1000;
+const OID = {
+  commonName: '2.5.4.3',
+  organization: '2.5.4.10',
+  basicConstraints: '2.5.29.19',
+  keyUsage: '2.5.29.15',
+  subjectKeyIdentifier: '2.5.29.14',
+  authorityKeyIdentifier: '2.5.29.35',
+} as const;
+
+function name(commonName: string): pkijs.RelativeDistinguishedNames {
+  return new pkijs.RelativeDistinguishedNames({
+    typesAndValues: [
+      new pkijs.AttributeTypeAndValue({ type: OID.organization, value: new asn1js.Utf8String({ value: 'Provena' }) }),
+      new pkijs.AttributeTypeAndValue({ type: OID.commonName, value: new asn1js.Utf8String({ value: commonName }) }),
+    ],
+  });
+}
+
+/** keyUsage bits (RFC 5280 §4.2.1.3): digitalSignature = bit 0, keyCertSign = bit 5, cRLSign = bit 6. */
+function keyUsage(isCa: boolean): pkijs.Extension {
+  const bits = isCa ? 0x06 : 0x80; // CA: keyCertSign|cRLSign; signer: digitalSignature
+  const unused = isCa ? 1 : 7;
+  return new pkijs.Extension({ extnID: OID.keyUsage, critical: true, extnValue: new asn1js.BitString({ valueHex: new Uint8Array([bits]).buffer, unusedBits: unused }).toBER(false) });
+}
+
+function keyIdentifier(spki: Uint8Array): Uint8Array {
+  return sha256(spki).slice(0, 20);
+}
+
+async function spkiOf(publicKey: CryptoKey): Promise<Uint8Array> {
+  return new Uint8Array(await crypto.subtle.exportKey('spki', publicKey));
+}
+
+type IssueInput = {
+  subject: string;
+  subjectPublicKey: CryptoKey;
+  issuer: string;
+  issuerPublicKey: CryptoKey;
+  issuerPrivateKey: CryptoKey;
+  isCa: boolean;
+  notBefore: number;
+  years: number;
+  serial: Uint8Array;
+};
+
+async function issue(input: IssueInput): Promise<Uint8Array> {
+  const cert = new pkijs.Certificate();
+  cert.version = 2;
+  // A positive serial: clear the top bit.
+  const serial = input.serial.slice();
+  serial[0]! &= 0x7f;
+  cert.serialNumber = new asn1js.Integer({ valueHex: serial.buffer });
+  cert.issuer = name(input.issuer);
+  cert.subject = name(input.subject);
+  // RFC 5280 §4.1.2.5: UTCTime through 2049, GeneralizedTime from 2050, whole seconds.
+  const start = Math.floor(input.notBefore / 1000) * 1000;
+  for (const [time, ms] of [[cert.notBefore, start], [cert.notAfter, start + input.years * YEAR]] as const) {
+    time.value = new Date(ms);
+    time.type = new Date(ms).getUTCFullYear() >= 2050 ? pkijs.TimeType.GeneralizedTime : pkijs.TimeType.UTCTime;
+  }
+  await cert.subjectPublicKeyInfo.importKey(input.subjectPublicKey);
+  const subjectSpki = await spkiOf(input.subjectPublicKey);
+  const issuerSpki = await spkiOf(input.issuerPublicKey);
+  cert.extensions = [
+    new pkijs.Extension({ extnID: OID.basicConstraints, critical: true, extnValue: new pkijs.BasicConstraints({ cA: input.isCa }).toSchema().toBER(false), parsedValue: new pkijs.BasicConstraints({ cA: input.isCa }) }),
+    keyUsage(input.isCa),
+    new pkijs.Extension({ extnID: OID.subjectKeyIdentifier, extnValue: new asn1js.OctetString({ valueHex: keyIdentifier(subjectSpki).buffer as ArrayBuffer }).toBER(false) }),
+    new pkijs.Extension({ extnID: OID.authorityKeyIdentifier, extnValue: new pkijs.AuthorityKeyIdentifier({ keyIdentifier: new asn1js.OctetString({ valueHex: keyIdentifier(issuerSpki).buffer as ArrayBuffer }) }).toSchema().toBER(false) }),
+  ];
+  await cert.sign(input.issuerPrivateKey, 'SHA-256');
+  return new Uint8Array(cert.toSchema(true).toBER(false));
+}
+
+/** The platform root: self-signed, a CA, 30 years. */
+export function issuePlatformRoot(keys: CryptoKeyPair, now: number): Promise<Uint8Array> {
+  return issue({ subject: 'Provena Platform Root CA', subjectPublicKey: keys.publicKey, issuer: 'Provena Platform Root CA', issuerPublicKey: keys.publicKey, issuerPrivateKey: keys.privateKey, isCa: true, notBefore: now - 60_000, years: 30, serial: crypto.getRandomValues(new Uint8Array(16)) });
+}
+
+/** A block-signing certificate for `signingKey`, issued by the root, 20 years (blocks must stay checkable). */
+export function issueSigningCertificate(root: CryptoKeyPair, signingKey: CryptoKey, keyId: string, now: number): Promise<Uint8Array> {
+  return issue({ subject: `Provena Ledger Signing ${keyId.slice(0, 16)}`, subjectPublicKey: signingKey, issuer: 'Provena Platform Root CA', issuerPublicKey: root.publicKey, issuerPrivateKey: root.privateKey, isCa: false, notBefore: now - 60_000, years: 20, serial: crypto.getRandomValues(new Uint8Array(16)) });
+}
+
+/** SHA-256 of a certificate's DER, lowercase hex: what verifiers pin. */
+export function certificateFingerprint(der: Uint8Array): string {
+  return toHex(sha256(der));
+}
+
+export type ChainVerdict = { isOk: true; rootFingerprint: string; isRootTrusted: boolean; detail: string } | { isOk: false; detail: string };
+
+function parse(der: Uint8Array): pkijs.Certificate {
+  const asn = asn1js.fromBER(der.slice().buffer);
+  if (asn.offset === -1) throw new Error('not DER');
+  return new pkijs.Certificate({ schema: asn.result });
+}
+
+function isCa(cert: pkijs.Certificate): boolean {
+  const ext = cert.extensions?.find((e) => e.extnID === OID.basicConstraints);
+  return Boolean(ext && (ext.parsedValue as pkijs.BasicConstraints | undefined)?.cA);
+}
+
+function sameBytes(a: Uint8Array, b: Uint8Array): boolean {
+  return a.length === b.length && a.every((x, i) => x === b[i]);
+}
+
+/**
+ * Checks [signing certificate, root]: the signing certificate certifies exactly `spki`,
+ * was valid at `at` (the block's time), and is signed by the root; the root is a
+ * self-signed CA valid at `at`. Trust in the root is the caller's pin list.
+ */
+export async function verifyPlatformChain(chain: Uint8Array[], spki: Uint8Array, at: number, trustedRootFingerprints?: string[]): Promise<ChainVerdict> {
+  if (chain.length !== 2) return { isOk: false, detail: `expected [signing certificate, root], got ${chain.length} certificates` };
+  let leaf: pkijs.Certificate;
+  let root: pkijs.Certificate;
+  try {
+    leaf = parse(chain[0]!);
+    root = parse(chain[1]!);
+  } catch (error) {
+    return { isOk: false, detail: `certificate unreadable: ${error instanceof Error ? error.message : String(error)}` };
+  }
+  const leafSpki = new Uint8Array(leaf.subjectPublicKeyInfo.toSchema().toBER(false));
+  if (!sameBytes(leafSpki, spki)) return { isOk: false, detail: 'the signing certificate is for another key than the one that signed the block' };
+  const when = new Date(at);
+  for (const [label, cert] of [['signing certificate', leaf], ['root', root]] as const) {
+    if (when < cert.notBefore.value || when > cert.notAfter.value) return { isOk: false, detail: `${label} was not valid at the block's time` };
+  }
+  if (!isCa(root)) return { isOk: false, detail: 'the root is not a CA' };
+  if (isCa(leaf)) return { isOk: false, detail: 'the signing certificate must not be a CA' };
+  try {
+    if (!(await root.verify())) return { isOk: false, detail: 'the root is not self-signed' };
+    if (!(await leaf.verify(root))) return { isOk: false, detail: 'the signing certificate is not signed by the root' };
+  } catch (error) {
+    return { isOk: false, detail: `signature check failed: ${error instanceof Error ? error.message : String(error)}` };
+  }
+  const rootFingerprint = certificateFingerprint(chain[1]!);
+  const isRootTrusted = Boolean(trustedRootFingerprints?.includes(rootFingerprint));
+  if (trustedRootFingerprints && !isRootTrusted) return { isOk: false, detail: `root ${rootFingerprint.slice(0, 16)}… is not a trusted platform root` };
+  return { isOk: true, rootFingerprint, isRootTrusted, detail: `${isRootTrusted ? 'trusted ' : ''}root ${rootFingerprint.slice(0, 16)}… certifies the signing key` };
+}
