@@ -43,6 +43,8 @@ export type DeploymentConfig = {
   contactEmail: string;
   filingNumber: { default: string; xian: string };
   credits: { assetRegistration: number; vaultFile: number };
+  /** How long an SMS-unlocked vault stays open (issue 6), bound to the login session. */
+  vaultSessionSeconds: number;
   tablePageSize: number;
   menu: MenuVisibility;
   api: { base: string; verifyBase: string; scoreBase: string };
@@ -79,6 +81,7 @@ export const DEFAULT_CONFIG: DeploymentConfig = {
   contactEmail: 'contact@provena.example',
   filingNumber: { default: '陕ICP备00000000号', xian: '陕ICP备00000001号' },
   credits: { assetRegistration: 200, vaultFile: 1000 },
+  vaultSessionSeconds: 30 * 60,
   tablePageSize: 10,
   menu: { disclosure: true, application: true, copyright: true, credit: true, gpt: true, chart: false },
   api: { base: '/api', verifyBase: '/verify-api', scoreBase: '/score-api' },
@@ -125,6 +128,9 @@ export function mergeConfig(base: DeploymentConfig, override: unknown): { config
   const config = merge(base as unknown as Record<string, unknown>, override, '') as unknown as DeploymentConfig;
   if (config.frontPageVersion !== 'default' && config.frontPageVersion !== 'xian') {
     issues.push({ path: 'frontPageVersion', problem: "must be 'default' or 'xian'" });
+  }
+  if (!Number.isInteger(config.vaultSessionSeconds) || config.vaultSessionSeconds < 1 || config.vaultSessionSeconds > 24 * 60 * 60) {
+    issues.push({ path: 'vaultSessionSeconds', problem: 'must be a whole number of seconds from 1 to 86400' });
   }
   if (!config.allowPhoneLogin && !config.allowUserNameLogin) {
     issues.push({ path: 'allowPhoneLogin', problem: 'at least one of allowPhoneLogin and allowUserNameLogin must be on' });

@@ -23,7 +23,7 @@ export const LOGIN_MAX_FAILURES = 5;
 export const LOGIN_LOCK_MS = 10 * 60 * 1000;
 
 /** SMS code types of §7. */
-export const SMS_TYPES = { register: 1, disclosureReceiver: 8, reset: 11, codeLogin: 14, changePhoneOld: 15, changePhoneNew: 16, legalPerson: 17 } as const;
+export const SMS_TYPES = { register: 1, disclosureReceiver: 8, reset: 11, codeLogin: 14, changePhoneOld: 15, changePhoneNew: 16, legalPerson: 17, vaultUnlock: 18 } as const;
 export type SmsType = (typeof SMS_TYPES)[keyof typeof SMS_TYPES];
 export const SMS_TYPE_VALUES: readonly number[] = Object.values(SMS_TYPES);
 /** Types that may be sent to any number (the rest go to the logged-in user's phone). */

@@ -12,7 +12,7 @@ const PUBLIC_TYPES: Record<number, 'must-exist' | 'must-not-exist'> = {
   [SMS_TYPES.changePhoneNew]: 'must-not-exist',
 };
 /** Types sent to the logged-in user's own phone. */
-const PRIVATE_TYPES = new Set<number>([SMS_TYPES.changePhoneOld, SMS_TYPES.legalPerson]);
+const PRIVATE_TYPES = new Set<number>([SMS_TYPES.changePhoneOld, SMS_TYPES.legalPerson, SMS_TYPES.vaultUnlock]);
 
 export default async function validationRoutes(app: FastifyInstance) {
   const { db, codes } = app;
