@@ -14,6 +14,12 @@ openssl pkey -pubin -inform DER -in key.der -out key.pem
 jq -j .block.signature pkg.json | base64 -d > sig.der
 openssl dgst -sha256 -verify key.pem -signature sig.der header.json`;
 
+const CHAIN = `jq -r '.platform_certificates[0]' pkg.json | base64 -d | openssl x509 -inform DER -out signer.pem
+jq -r '.platform_certificates[1]' pkg.json | base64 -d > root.der ; sha256sum root.der
+openssl x509 -inform DER -in root.der -out root.pem
+openssl verify -x509_strict -CAfile root.pem signer.pem
+openssl x509 -in signer.pem -noout -pubkey | openssl pkey -pubin -outform DER | sha256sum`;
+
 const AUDIT_PATH = `import hashlib, json
 p = json.load(open('pkg.json')); h = lambda b: hashlib.sha256(b).digest()
 r = h(b'\\0' + p['record'].encode())
@@ -50,7 +56,16 @@ export function StandardToolsExplainer() {
       </Text>
       <Code block>{AUDIT_PATH}</Code>
       <Text size="sm">
-        <Trans>Compare the key id (sha256sum key.der) with the platform's published keys at /api/v1/ledger/platform-keys, and check expires_at in pkg.json.</Trans>
+        <Trans>
+          The platform's X.509 root certifies the signing key: OpenSSL must print "signer.pem: OK", and the last line must print the key id (sha256sum key.der):
+        </Trans>
+      </Text>
+      <Code block>{CHAIN}</Code>
+      <Text size="sm">
+        <Trans>
+          Compare the root's fingerprint (sha256sum root.der) with the platform's published roots at /api/v1/ledger/platform-roots — or the key id with
+          /api/v1/ledger/platform-keys — and check expires_at in pkg.json.
+        </Trans>
       </Text>
     </Stack>
   );
