@@ -18,6 +18,9 @@ import enterprisesPlugin from './plugins/enterprises.ts';
 import fileRoutes from './routes/files/index.ts';
 import enterpriseRoutes from './routes/enterprises/index.ts';
 import operatorRoutes from './routes/operators/index.ts';
+import storagePlugin from './storage/plugin.ts';
+import storageRoutes from './routes/storage/index.ts';
+import disclosureRoutes from './routes/disclosures/index.ts';
 import vaultRoutes from './routes/vault/index.ts';
 
 export type AppOptions = { db: Db; config: DeploymentConfig; env: Env };
@@ -39,6 +42,9 @@ export default async function app(fastify: FastifyInstance, opts: AppOptions) {
   await fastify.register(fileRoutes);
   await fastify.register(enterpriseRoutes);
   await fastify.register(operatorRoutes);
+  await fastify.register(storagePlugin);
+  await fastify.register(storageRoutes);
+  await fastify.register(disclosureRoutes);
   await fastify.register(vaultRoutes);
   await fastify.register(staticPlugin, { appDir: opts.env.appDir });
 }

@@ -5,7 +5,7 @@ import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import { buildServer } from '../../server/build-app.ts';
-import { readEnv } from '../../server/env.ts';
+import { readEnv, type Env } from '../../server/env.ts';
 import { DEFAULT_CONFIG, type DeploymentConfig } from '../../core/config.ts';
 
 /**
@@ -21,7 +21,7 @@ export type Harness = {
   dialect: 'sqlite' | 'postgres';
 };
 
-export async function startHarness(config: Partial<DeploymentConfig> = {}): Promise<Harness> {
+export async function startHarness(config: Partial<DeploymentConfig> = {}, envOverrides: Partial<Env> = {}): Promise<Harness> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'provena-test-'));
   let databaseUrl: string | undefined;
   let dropSchema: (() => Promise<void>) | undefined;
@@ -42,7 +42,7 @@ export async function startHarness(config: Partial<DeploymentConfig> = {}): Prom
       await c.end();
     };
   }
-  const env = { ...readEnv({ DATA_DIR: dataDir, LOG_LEVEL: 'silent', APP_DIR: path.join(dataDir, 'no-app') }), databaseUrl };
+  const env = { ...readEnv({ DATA_DIR: dataDir, LOG_LEVEL: 'silent', APP_DIR: path.join(dataDir, 'no-app') }), databaseUrl, ...envOverrides };
   const app = await buildServer(env, { config: { ...DEFAULT_CONFIG, ...config }, logger: false });
   await app.ready();
 

@@ -1,0 +1,337 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { createCipheriv, createDecipheriv, hkdfSync, randomBytes } from 'node:crypto';
+import { Readable } from 'node:stream';
+import { createSHA256, type IHasher } from 'hash-wasm';
+import { DataStore, ERRORS, Upload } from '@tus/utils';
+import { parseFileIdentity } from '../../core/file-identity.ts';
+import type { StorageEnv } from '../env.ts';
+import { localDriver, s3Driver, type ObjectDriver } from './drivers.ts';
+import {
+  DEFAULT_CHUNK_BYTES,
+  SEALED_HEADER_BYTES,
+  SEALED_TAG_BYTES,
+  encodeHeader,
+  newHeader,
+  objectKey,
+  openStream,
+  sealChunk,
+} from './sealed.ts';
+
+/**
+ * Large stored files: the tus data store that receives them and the sealed objects they
+ * become. While an upload runs its bytes are sealed chunk by chunk into a staging file
+ * (DATA_DIR/uploads) and hashed as they arrive; the SHA-256 state is saved after every
+ * request (hash-wasm save/load), so a resumed upload goes on hashing where it stopped and
+ * the finished file is never read a second time to check it. The unfinished last chunk
+ * (at most one chunk) is kept sealed under a separate key with a fresh nonce. When the
+ * last byte arrives the digest is compared with the identity the browser computed; a
+ * match moves the sealed object to the storage driver under `stored/<identity>`.
+ */
+export type UploadMeta = {
+  id: string;
+  size: number;
+  offset: number;
+  metadata: Record<string, string | null>;
+  creation_date: string;
+  chunkBytes: number;
+  salt: string;
+  /** Sealed full chunks in the staging file. */
+  chunks: number;
+  /** Saved SHA-256 state (base64), null before the first byte. */
+  hashState: string | null;
+  isFinished: boolean;
+};
+
+export class HashMismatchError extends Error {}
+
+export type FileStore = {
+  driver: ObjectDriver;
+  tus: StagingStore;
+  /** The plaintext of a stored file, streamed and authenticated chunk by chunk; null when not stored. */
+  open(identity: string): Promise<Readable | null>;
+  isStored(identity: string): Promise<boolean>;
+  /** Stores a plaintext stream directly (tests, tools); checks it hashes to the identity. */
+  putPlain(identity: string, source: Readable, size: number): Promise<number>;
+  remove(identity: string): Promise<void>;
+};
+
+export const objectKeyOf = (identity: string) => `stored/${identity}`;
+
+/** The master key: STORAGE_KEY, or DATA_DIR/storage.key created once with mode 0600. */
+export function loadMasterKey(dataDir: string, fromEnv: Buffer | undefined): Buffer {
+  if (fromEnv) return fromEnv;
+  const file = path.join(dataDir, 'storage.key');
+  try {
+    const hex = fs.readFileSync(file, 'utf8').trim();
+    if (!/^[0-9a-f]{64}$/.test(hex)) throw new Error(`${file} does not hold 64 hex digits`);
+    return Buffer.from(hex, 'hex');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+    fs.mkdirSync(dataDir, { recursive: true });
+    const key = randomBytes(32);
+    fs.writeFileSync(file, `${key.toString('hex')}\n`, { mode: 0o600, flag: 'wx' });
+    return key;
+  }
+}
+
+export function driverFor(storage: StorageEnv): ObjectDriver {
+  return storage.kind === 'local' ? localDriver(storage.dir) : s3Driver(storage);
+}
+
+function tailKey(master: Buffer, salt: Buffer): Buffer {
+  return Buffer.from(hkdfSync('sha256', master, salt, 'provena staging tail v1', 32));
+}
+
+/** The tus DataStore: creation, creation-with-upload, termination and expiration. */
+export class StagingStore extends DataStore {
+  readonly dir: string;
+  private readonly master: Buffer;
+  private readonly chunkBytes: number;
+  readonly expiryMs: number;
+
+  constructor(opts: { dir: string; master: Buffer; chunkBytes?: number; expiryMs?: number }) {
+    super();
+    this.dir = opts.dir;
+    this.master = opts.master;
+    this.chunkBytes = opts.chunkBytes ?? DEFAULT_CHUNK_BYTES;
+    this.expiryMs = opts.expiryMs ?? 7 * 24 * 60 * 60 * 1000;
+    this.extensions = ['creation', 'creation-with-upload', 'termination', 'expiration'];
+    fs.mkdirSync(this.dir, { recursive: true });
+  }
+
+  private file(id: string, ext: 'json' | 'part' | 'tail'): string {
+    if (!/^[0-9a-f]{32}$/.test(id)) throw ERRORS.FILE_NOT_FOUND;
+    return path.join(this.dir, `${id}.${ext}`);
+  }
+
+  async readMeta(id: string): Promise<UploadMeta | null> {
+    try {
+      return JSON.parse(await fs.promises.readFile(this.file(id, 'json'), 'utf8')) as UploadMeta;
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
+      throw error;
+    }
+  }
+
+  private async writeMeta(meta: UploadMeta): Promise<void> {
+    const target = this.file(meta.id, 'json');
+    const temp = `${target}.${randomBytes(4).toString('hex')}.tmp`;
+    await fs.promises.writeFile(temp, JSON.stringify(meta));
+    await fs.promises.rename(temp, target);
+  }
+
+  override async create(upload: Upload): Promise<Upload> {
+    const header = newHeader(this.chunkBytes);
+    const meta: UploadMeta = {
+      id: upload.id,
+      size: upload.size ?? 0,
+      offset: 0,
+      metadata: (upload.metadata ?? {}) as Record<string, string | null>,
+      creation_date: upload.creation_date ?? new Date().toISOString(),
+      chunkBytes: header.chunkBytes,
+      salt: header.salt.toString('hex'),
+      chunks: 0,
+      hashState: null,
+      isFinished: false,
+    };
+    await fs.promises.writeFile(this.file(upload.id, 'part'), encodeHeader(header));
+    await this.writeMeta(meta);
+    upload.creation_date = meta.creation_date;
+    return upload;
+  }
+
+  override async getUpload(id: string): Promise<Upload> {
+    const meta = await this.readMeta(id);
+    if (!meta) throw ERRORS.FILE_NOT_FOUND;
+    return new Upload({ id, size: meta.size, offset: meta.offset, metadata: meta.metadata, creation_date: meta.creation_date });
+  }
+
+  override async remove(id: string): Promise<void> {
+    await Promise.all((['json', 'part', 'tail'] as const).map((ext) => fs.promises.rm(this.file(id, ext), { force: true })));
+  }
+
+  override getExpiration(): number {
+    return this.expiryMs;
+  }
+
+  override async deleteExpired(): Promise<number> {
+    let removed = 0;
+    const now = Date.now();
+    for (const name of await fs.promises.readdir(this.dir)) {
+      const m = /^([0-9a-f]{32})\.json$/.exec(name);
+      if (!m) continue;
+      const meta = await this.readMeta(m[1]!).catch(() => null);
+      if (meta && now - new Date(meta.creation_date).getTime() > this.expiryMs) {
+        await this.remove(meta.id);
+        removed += 1;
+      }
+    }
+    return removed;
+  }
+
+  private async readTail(meta: UploadMeta): Promise<Buffer> {
+    let sealed: Buffer;
+    try {
+      sealed = await fs.promises.readFile(this.file(meta.id, 'tail'));
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return Buffer.alloc(0);
+      throw error;
+    }
+    const key = tailKey(this.master, Buffer.from(meta.salt, 'hex'));
+    const decipher = createDecipheriv('aes-256-gcm', key, sealed.subarray(0, 12));
+    decipher.setAuthTag(sealed.subarray(sealed.length - 16));
+    const plain = Buffer.concat([decipher.update(sealed.subarray(12, sealed.length - 16)), decipher.final()]);
+    return plain;
+  }
+
+  private async writeTail(meta: UploadMeta, plain: Buffer): Promise<void> {
+    const target = this.file(meta.id, 'tail');
+    if (plain.length === 0) {
+      await fs.promises.rm(target, { force: true });
+      return;
+    }
+    const iv = randomBytes(12);
+    const cipher = createCipheriv('aes-256-gcm', tailKey(this.master, Buffer.from(meta.salt, 'hex')), iv);
+    const body = Buffer.concat([cipher.update(plain), cipher.final()]);
+    const temp = `${target}.${randomBytes(4).toString('hex')}.tmp`;
+    await fs.promises.writeFile(temp, Buffer.concat([iv, body, cipher.getAuthTag()]));
+    await fs.promises.rename(temp, target);
+  }
+
+  private async hasher(meta: UploadMeta): Promise<IHasher> {
+    const h = await createSHA256();
+    if (meta.hashState) h.load(Buffer.from(meta.hashState, 'base64'));
+    else h.init();
+    return h;
+  }
+
+  /**
+   * Appends what the request brings. A client that goes away mid-request (a reload, a
+   * dropped network) ends the stream early: whatever arrived is kept, so the next HEAD
+   * tells the client where to resume. A failed disk write keeps nothing of this request.
+   */
+  override async write(stream: Readable, id: string, offset: number): Promise<number> {
+    const meta = await this.readMeta(id);
+    if (!meta) throw ERRORS.FILE_NOT_FOUND;
+    if (meta.isFinished || offset !== meta.offset) throw ERRORS.INVALID_OFFSET;
+    const hasher = await this.hasher(meta);
+    const key = objectKey(this.master, Buffer.from(meta.salt, 'hex'));
+    const sealedChunk = meta.chunkBytes + SEALED_TAG_BYTES;
+    const partPath = this.file(id, 'part');
+    const handle = await fs.promises.open(partPath, 'r+');
+    let position = SEALED_HEADER_BYTES + meta.chunks * sealedChunk;
+    // Anything past the last committed chunk is from a request that failed: drop it.
+    await handle.truncate(position);
+    let pending: Buffer[] = [await this.readTail(meta)];
+    let pendingBytes = pending[0]!.length;
+    let received = meta.offset;
+    let chunks = meta.chunks;
+    let streamError: unknown = null;
+    try {
+      try {
+        for await (const piece of stream as AsyncIterable<Buffer>) {
+          if (received + piece.length > meta.size) throw ERRORS.ERR_SIZE_EXCEEDED;
+          hasher.update(piece);
+          received += piece.length;
+          pending.push(piece);
+          pendingBytes += piece.length;
+          // Keep the last chunk back until more follows: only the final chunk is sealed as last.
+          if (pendingBytes > meta.chunkBytes) {
+            const all = Buffer.concat(pending);
+            let at = 0;
+            const sealedParts: Buffer[] = [];
+            while (all.length - at > meta.chunkBytes) {
+              sealedParts.push(sealChunk(key, chunks, all.subarray(at, at + meta.chunkBytes), false));
+              chunks += 1;
+              at += meta.chunkBytes;
+            }
+            const out = sealedParts.length === 1 ? sealedParts[0]! : Buffer.concat(sealedParts);
+            await handle.write(out, 0, out.length, position);
+            position += out.length;
+            pending = [all.subarray(at)];
+            pendingBytes = all.length - at;
+          }
+        }
+      } catch (error) {
+        if (error === ERRORS.ERR_SIZE_EXCEEDED || (error as NodeJS.ErrnoException)?.code?.startsWith?.('E')) throw error;
+        streamError = error;
+      }
+      await this.writeTail(meta, Buffer.concat(pending));
+      await this.writeMeta({ ...meta, offset: received, chunks, hashState: Buffer.from(hasher.save()).toString('base64') });
+    } finally {
+      await handle.close();
+    }
+    if (streamError) throw streamError;
+    return received;
+  }
+
+  /**
+   * Seals the last chunk and checks the digest. Returns the staging file (a complete
+   * sealed object) and the hex digest; throws HashMismatchError when the bytes are not
+   * the file the client named.
+   */
+  async seal(id: string, expectedSha256: string): Promise<{ partPath: string; sha256: string; size: number }> {
+    const meta = await this.readMeta(id);
+    if (!meta || meta.offset !== meta.size) throw ERRORS.FILE_NOT_FOUND;
+    const hasher = await this.hasher(meta);
+    const sha256 = hasher.digest('hex');
+    if (sha256 !== expectedSha256) {
+      await this.remove(id);
+      throw new HashMismatchError(`upload ${id} hashed to ${sha256}, expected ${expectedSha256}`);
+    }
+    const partPath = this.file(id, 'part');
+    if (!meta.isFinished) {
+      const key = objectKey(this.master, Buffer.from(meta.salt, 'hex'));
+      const last = sealChunk(key, meta.chunks, await this.readTail(meta), true);
+      const handle = await fs.promises.open(partPath, 'r+');
+      try {
+        const position = SEALED_HEADER_BYTES + meta.chunks * (meta.chunkBytes + SEALED_TAG_BYTES);
+        await handle.truncate(position);
+        await handle.write(last, 0, last.length, position);
+      } finally {
+        await handle.close();
+      }
+      await fs.promises.rm(this.file(id, 'tail'), { force: true });
+      await this.writeMeta({ ...meta, isFinished: true });
+    }
+    return { partPath, sha256, size: meta.size };
+  }
+}
+
+export function createFileStore(opts: { driver: ObjectDriver; master: Buffer; stagingDir: string; chunkBytes?: number }): FileStore {
+  const tus = new StagingStore({ dir: opts.stagingDir, master: opts.master, chunkBytes: opts.chunkBytes });
+  const { driver, master } = opts;
+  return {
+    driver,
+    tus,
+    async open(identity) {
+      const source = await driver.get(objectKeyOf(identity));
+      if (!source) return null;
+      const plain = openStream(master);
+      source.on('error', (error) => plain.destroy(error));
+      return source.pipe(plain);
+    },
+    async isStored(identity) {
+      return (await driver.size(objectKeyOf(identity))) !== null;
+    },
+    async putPlain(identity, source, size) {
+      const parsed = parseFileIdentity(identity);
+      if (!parsed) throw new Error(`not a file identity: ${identity}`);
+      const id = randomBytes(16).toString('hex');
+      await tus.create(new Upload({ id, size, offset: 0, metadata: {} }));
+      try {
+        const written = await tus.write(source, id, 0);
+        if (written !== size) throw new Error(`expected ${size} bytes, got ${written}`);
+        const sealed = await tus.seal(id, parsed.sha256);
+        await driver.putFile(objectKeyOf(identity), sealed.partPath);
+      } finally {
+        await tus.remove(id);
+      }
+      return size;
+    },
+    async remove(identity) {
+      await driver.remove(objectKeyOf(identity));
+    },
+  };
+}

@@ -1,0 +1,164 @@
+import { createCipheriv, createDecipheriv, hkdfSync, randomBytes } from 'node:crypto';
+import { Transform, type TransformCallback } from 'node:stream';
+
+/**
+ * Encryption at rest for stored files ("sealed" objects).
+ *
+ * Layout: a 32-byte header, then the plaintext cut into chunks of `chunkBytes`, each
+ * sealed with AES-256-GCM and followed by its 16-byte tag.
+ *
+ *   header = "PVSL" | version 1 (u8) | reserved (3 bytes) | chunkBytes (u32 BE) | salt (16 bytes) | reserved (4 bytes)
+ *   object key = HKDF-SHA256(master key, salt, "provena sealed object v1"), 32 bytes
+ *   nonce(i)   = 4 zero bytes | i (u64 BE)
+ *   aad(i)     = 1 when chunk i is the last one, else 0
+ *
+ * Each object has its own key (fresh salt), so nonces never repeat under one key. The
+ * final-chunk flag makes truncation at a chunk boundary detectable; reordering fails
+ * because the index is the nonce. Both directions stream: memory is one chunk.
+ */
+export const SEALED_HEADER_BYTES = 32;
+export const SEALED_TAG_BYTES = 16;
+export const DEFAULT_CHUNK_BYTES = 1024 * 1024;
+const MAGIC = Buffer.from('PVSL');
+
+export class SealedFormatError extends Error {}
+
+export type SealedHeader = { chunkBytes: number; salt: Buffer };
+
+export function newHeader(chunkBytes = DEFAULT_CHUNK_BYTES): SealedHeader {
+  return { chunkBytes, salt: randomBytes(16) };
+}
+
+export function encodeHeader(h: SealedHeader): Buffer {
+  const out = Buffer.alloc(SEALED_HEADER_BYTES);
+  MAGIC.copy(out, 0);
+  out[4] = 1;
+  out.writeUInt32BE(h.chunkBytes, 8);
+  h.salt.copy(out, 12);
+  return out;
+}
+
+export function decodeHeader(bytes: Buffer): SealedHeader {
+  if (bytes.length < SEALED_HEADER_BYTES || !bytes.subarray(0, 4).equals(MAGIC) || bytes[4] !== 1) throw new SealedFormatError('not a sealed object');
+  const chunkBytes = bytes.readUInt32BE(8);
+  if (chunkBytes < 1024 || chunkBytes > 64 * 1024 * 1024) throw new SealedFormatError('bad chunk size');
+  return { chunkBytes, salt: Buffer.from(bytes.subarray(12, 28)) };
+}
+
+export function objectKey(master: Buffer, salt: Buffer): Buffer {
+  return Buffer.from(hkdfSync('sha256', master, salt, 'provena sealed object v1', 32));
+}
+
+function nonce(index: number): Buffer {
+  const n = Buffer.alloc(12);
+  n.writeBigUInt64BE(BigInt(index), 4);
+  return n;
+}
+
+/** Seals chunk `index` (ciphertext followed by its tag). */
+export function sealChunk(key: Buffer, index: number, plain: Uint8Array, isLast: boolean): Buffer {
+  const cipher = createCipheriv('aes-256-gcm', key, nonce(index));
+  cipher.setAAD(Buffer.from([isLast ? 1 : 0]));
+  const body = cipher.update(plain);
+  cipher.final();
+  return Buffer.concat([body, cipher.getAuthTag()]);
+}
+
+export function openChunk(key: Buffer, index: number, sealed: Buffer, isLast: boolean): Buffer {
+  if (sealed.length < SEALED_TAG_BYTES) throw new SealedFormatError('truncated chunk');
+  const decipher = createDecipheriv('aes-256-gcm', key, nonce(index));
+  decipher.setAAD(Buffer.from([isLast ? 1 : 0]));
+  decipher.setAuthTag(sealed.subarray(sealed.length - SEALED_TAG_BYTES));
+  const body = decipher.update(sealed.subarray(0, sealed.length - SEALED_TAG_BYTES));
+  try {
+    decipher.final();
+  } catch {
+    throw new SealedFormatError(`chunk ${index} failed authentication`);
+  }
+  return body;
+}
+
+/** Size of the sealed object for a plaintext of `plainBytes`. */
+export function sealedSize(plainBytes: number, chunkBytes = DEFAULT_CHUNK_BYTES): number {
+  const chunks = Math.max(1, Math.ceil(plainBytes / chunkBytes));
+  return SEALED_HEADER_BYTES + plainBytes + chunks * SEALED_TAG_BYTES;
+}
+
+/** Plaintext → sealed object, streaming (header first, then one sealed chunk per `chunkBytes`). */
+export function sealStream(master: Buffer, chunkBytes = DEFAULT_CHUNK_BYTES): Transform {
+  const header = newHeader(chunkBytes);
+  const key = objectKey(master, header.salt);
+  let pending: Buffer[] = [];
+  let pendingBytes = 0;
+  let index = 0;
+  let isHeaderSent = false;
+  return new Transform({
+    transform(chunk: Buffer, _enc, done: TransformCallback) {
+      if (!isHeaderSent) {
+        this.push(encodeHeader(header));
+        isHeaderSent = true;
+      }
+      pending.push(chunk);
+      pendingBytes += chunk.length;
+      // Keep at least one byte back: the last chunk must be sealed as last.
+      while (pendingBytes > chunkBytes) {
+        const all = Buffer.concat(pending);
+        this.push(sealChunk(key, index++, all.subarray(0, chunkBytes), false));
+        pending = [all.subarray(chunkBytes)];
+        pendingBytes = all.length - chunkBytes;
+      }
+      done();
+    },
+    flush(done: TransformCallback) {
+      if (!isHeaderSent) this.push(encodeHeader(header));
+      this.push(sealChunk(key, index, Buffer.concat(pending), true));
+      done();
+    },
+  });
+}
+
+/** Sealed object → plaintext, streaming; fails on any altered, reordered or missing chunk. */
+export function openStream(master: Buffer): Transform {
+  let buffered: Buffer[] = [];
+  let bufferedBytes = 0;
+  let key: Buffer | null = null;
+  let sealedChunkBytes = 0;
+  let index = 0;
+  const take = (n: number): Buffer => {
+    const all = buffered.length === 1 ? buffered[0]! : Buffer.concat(buffered);
+    const head = all.subarray(0, n);
+    buffered = [all.subarray(n)];
+    bufferedBytes = all.length - n;
+    return head;
+  };
+  return new Transform({
+    transform(chunk: Buffer, _enc, done: TransformCallback) {
+      buffered.push(chunk);
+      bufferedBytes += chunk.length;
+      try {
+        if (!key) {
+          if (bufferedBytes < SEALED_HEADER_BYTES) return done();
+          const header = decodeHeader(take(SEALED_HEADER_BYTES));
+          key = objectKey(master, header.salt);
+          sealedChunkBytes = header.chunkBytes + SEALED_TAG_BYTES;
+        }
+        // A full-size chunk is the last one only if nothing follows it: hold it until more arrives.
+        while (bufferedBytes > sealedChunkBytes) {
+          this.push(openChunk(key, index++, take(sealedChunkBytes), false));
+        }
+        done();
+      } catch (error) {
+        done(error as Error);
+      }
+    },
+    flush(done: TransformCallback) {
+      try {
+        if (!key) throw new SealedFormatError('not a sealed object');
+        this.push(openChunk(key, index, take(bufferedBytes), true));
+        done();
+      } catch (error) {
+        done(error as Error);
+      }
+    },
+  });
+}

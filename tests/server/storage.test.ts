@@ -1,0 +1,208 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { randomBytes } from 'node:crypto';
+import { Readable } from 'node:stream';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { localDriver, s3Driver, type ObjectDriver } from '../../server/storage/drivers.ts';
+import { DEFAULT_CHUNK_BYTES, SEALED_HEADER_BYTES, SEALED_TAG_BYTES, openStream, sealStream, sealedSize } from '../../server/storage/sealed.ts';
+import { createFileStore, objectKeyOf } from '../../server/storage/file-store.ts';
+import { readEnv, type StorageEnv } from '../../server/env.ts';
+import { startHarness, type Harness } from './harness.ts';
+import { identityOf, ownerWithEnterprise, memberOf } from './enterprise-helpers.ts';
+import { listen, startS3, tusUpload } from './storage-helpers.ts';
+
+async function collect(stream: Readable): Promise<Buffer> {
+  const parts: Buffer[] = [];
+  for await (const c of stream as AsyncIterable<Buffer>) parts.push(c);
+  return Buffer.concat(parts);
+}
+const master = randomBytes(32);
+const seal = (plain: Buffer, chunk = 4096) => collect(Readable.from([plain]).pipe(sealStream(master, chunk)));
+const open = (sealed: Buffer) => collect(Readable.from([sealed]).pipe(openStream(master)));
+
+describe('sealed objects (AES-256-GCM in chunks)', () => {
+  it('round-trips at every chunk boundary, and pieces give the same plaintext as one go', async () => {
+    for (const size of [0, 1, 4095, 4096, 4097, 3 * 4096, 3 * 4096 + 17]) {
+      const plain = randomBytes(size);
+      const sealed = await seal(plain);
+      expect(sealed.length).toBe(sealedSize(size, 4096));
+      expect((await open(sealed)).equals(plain)).toBe(true);
+      // Fed in odd-sized pieces, the decryptor gives the same bytes.
+      const pieces: Buffer[] = [];
+      for (let i = 0; i < sealed.length; i += 1000) pieces.push(sealed.subarray(i, i + 1000));
+      expect((await collect(Readable.from(pieces).pipe(openStream(master)))).equals(plain)).toBe(true);
+    }
+  });
+
+  it('refuses a flipped byte, a dropped last chunk, swapped chunks and the wrong key', async () => {
+    const plain = randomBytes(3 * 4096 + 5);
+    const sealed = await seal(plain);
+    const flipped = Buffer.from(sealed);
+    flipped[SEALED_HEADER_BYTES + 10]! ^= 1;
+    await expect(open(flipped)).rejects.toThrow(/authentication/);
+    const sealedChunk = 4096 + SEALED_TAG_BYTES;
+    await expect(open(sealed.subarray(0, SEALED_HEADER_BYTES + 3 * sealedChunk))).rejects.toThrow(/authentication/);
+    const swapped = Buffer.concat([
+      sealed.subarray(0, SEALED_HEADER_BYTES),
+      sealed.subarray(SEALED_HEADER_BYTES + sealedChunk, SEALED_HEADER_BYTES + 2 * sealedChunk),
+      sealed.subarray(SEALED_HEADER_BYTES, SEALED_HEADER_BYTES + sealedChunk),
+      sealed.subarray(SEALED_HEADER_BYTES + 2 * sealedChunk),
+    ]);
+    await expect(open(swapped)).rejects.toThrow(/authentication/);
+    await expect(collect(Readable.from([sealed]).pipe(openStream(randomBytes(32))))).rejects.toThrow(/authentication/);
+  });
+
+  it('never holds the plaintext in the sealed bytes', async () => {
+    const marker = Buffer.from('PROVENA-PLAINTEXT-MARKER-'.repeat(400));
+    const sealed = await seal(marker);
+    expect(sealed.includes(Buffer.from('PROVENA-PLAINTEXT-MARKER'))).toBe(false);
+  });
+});
+
+describe('STORAGE_URL', () => {
+  it('defaults to local files under DATA_DIR/blobs/objects and validates s3:// settings', () => {
+    expect(readEnv({ DATA_DIR: '/srv/p' }).storage).toEqual({ kind: 'local', dir: '/srv/p/blobs/objects' });
+    expect(readEnv({ STORAGE_URL: 'file:///srv/objects' }).storage).toEqual({ kind: 'local', dir: '/srv/objects' });
+    expect(() => readEnv({ STORAGE_URL: 'file://relative' })).toThrow(/absolute folder/);
+    expect(() => readEnv({ STORAGE_URL: 's3://bucket' })).toThrow(/S3_ENDPOINT must be/);
+    expect(() => readEnv({ STORAGE_URL: 's3://bucket', S3_ENDPOINT: 'http://h:9000' })).toThrow(/S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY/);
+    expect(() => readEnv({ STORAGE_URL: 's3://B_ad' })).toThrow(/s3:\/\/bucket/);
+    expect(() => readEnv({ STORAGE_URL: 'ftp://x' })).toThrow(/STORAGE_URL must start/);
+    expect(() => readEnv({ STORAGE_KEY: 'abc' })).toThrow(/STORAGE_KEY must be 64 hex/);
+    const s3 = readEnv({ STORAGE_URL: 's3://provena-files/prod', S3_ENDPOINT: 'http://127.0.0.1:9000', S3_ACCESS_KEY_ID: 'a', S3_SECRET_ACCESS_KEY: 'b' }).storage;
+    expect(s3).toMatchObject({ kind: 's3', bucket: 'provena-files', prefix: 'prod/', region: 'us-east-1', isPathStyle: true });
+  });
+});
+
+type DriverCase = { name: string; setup(): Promise<{ driver: ObjectDriver; storage: StorageEnv; close(): Promise<void> }> };
+
+const cases: DriverCase[] = [
+  {
+    name: 'local',
+    async setup() {
+      const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'provena-local-'));
+      return { driver: localDriver(dir), storage: { kind: 'local', dir }, close: async () => fs.rmSync(dir, { recursive: true, force: true }) };
+    },
+  },
+  {
+    name: 's3 (s3rver)',
+    async setup() {
+      const s3 = await startS3();
+      if (s3.storage.kind !== 's3') throw new Error('unreachable');
+      return { driver: s3Driver({ ...s3.storage, partBytes: 5 * 1024 * 1024 }), storage: s3.storage, close: s3.close };
+    },
+  },
+];
+
+describe.each(cases)('storage driver: $name', ({ setup }) => {
+  let driver: ObjectDriver;
+  let storage: StorageEnv;
+  let close: () => Promise<void>;
+  beforeAll(async () => {
+    ({ driver, storage, close } = await setup());
+  });
+  afterAll(async () => close());
+
+  it('puts, reads, sizes and removes objects; a missing one is null', async () => {
+    const small = randomBytes(1000);
+    await driver.put('stored/small', Readable.from([small]));
+    expect(await driver.size('stored/small')).toBe(1000);
+    expect((await collect((await driver.get('stored/small'))!)).equals(small)).toBe(true);
+    expect(await driver.get('stored/none')).toBeNull();
+    expect(await driver.size('stored/none')).toBeNull();
+    await driver.remove('stored/small');
+    expect(await driver.size('stored/small')).toBeNull();
+    await driver.remove('stored/small');
+    await expect(driver.put('../escape', Readable.from([small]))).rejects.toThrow(/not a storage key/);
+  });
+
+  it('streams a multi-part object (12 MiB in parts of 5 MiB) and moves a finished file in', async () => {
+    const big = randomBytes(12 * 1024 * 1024 + 3);
+    const pieces: Buffer[] = [];
+    for (let i = 0; i < big.length; i += 256 * 1024) pieces.push(big.subarray(i, i + 256 * 1024));
+    await driver.put('stored/big', Readable.from(pieces));
+    expect(await driver.size('stored/big')).toBe(big.length);
+    expect((await collect((await driver.get('stored/big'))!)).equals(big)).toBe(true);
+    const file = path.join(os.tmpdir(), `provena-putfile-${process.pid}`);
+    fs.writeFileSync(file, big.subarray(0, 7000));
+    await driver.putFile('stored/moved', file);
+    expect(fs.existsSync(file)).toBe(false);
+    expect(await driver.size('stored/moved')).toBe(7000);
+  });
+
+  it('file store: a plaintext stream is sealed, checked against its identity, and read back', async () => {
+    const staging = fs.mkdtempSync(path.join(os.tmpdir(), 'provena-staging-'));
+    const store = createFileStore({ driver, master, stagingDir: staging, chunkBytes: 64 * 1024 });
+    const plain = randomBytes(300 * 1024 + 11);
+    const identity = identityOf(plain, 'bin');
+    await store.putPlain(identity, Readable.from([plain]), plain.length);
+    expect(await store.isStored(identity)).toBe(true);
+    expect((await collect((await store.open(identity))!)).equals(plain)).toBe(true);
+    const raw = await collect((await driver.get(objectKeyOf(identity)))!);
+    expect(raw.includes(plain.subarray(0, 64))).toBe(false);
+    await expect(store.putPlain(identityOf(randomBytes(8), 'bin'), Readable.from([plain]), plain.length)).rejects.toThrow(/hashed to/);
+    expect(fs.readdirSync(staging)).toEqual([]);
+    expect(storage.kind).toBeTruthy();
+  });
+
+  it('tus: upload through the app, cut off midway, resumed, hashed as it streamed, stored sealed', async () => {
+    const h: Harness = await startHarness({}, { storage });
+    try {
+      const base = await listen(h);
+      const owner = await ownerWithEnterprise(h, `存储测试${storage.kind}有限公司`);
+      const bytes = randomBytes(DEFAULT_CHUNK_BYTES * 3 + 12345);
+      const identity = identityOf(bytes, 'dat');
+      // Not registered yet: refused.
+      const early = await tusUpload(base, owner.cookie, bytes, identity);
+      expect(early.error?.originalResponse?.getStatus()).toBe(400);
+      expect(JSON.parse(early.error!.originalResponse!.getBody())).toEqual({ message: 'proof_record_not_found', field_name: 'file' });
+      const reg = await h.request({ method: 'POST', url: '/api/v1/ledger/entries', cookie: owner.cookie, body: { file_hash: identity, enterprise_name: owner.company.name } });
+      expect(reg.statusCode).toBe(200);
+
+      const first = await tusUpload(base, owner.cookie, bytes, identity, { abortAfterBytes: DEFAULT_CHUNK_BYTES + 1000, chunkSize: 700 * 1024 });
+      expect(first.url).toBeTruthy();
+      const uploadPath = new URL(first.url!, base).pathname;
+      const head = await fetch(`${base}${uploadPath}`, { method: 'HEAD', headers: { cookie: owner.cookie, 'tus-resumable': '1.0.0' } });
+      const offset = Number(head.headers.get('upload-offset'));
+      expect(offset).toBeGreaterThan(DEFAULT_CHUNK_BYTES);
+      expect(offset).toBeLessThan(bytes.length);
+      // Another user cannot see or continue it.
+      const other = await memberOf(h, owner, 0);
+      const stranger = await fetch(`${base}${uploadPath}`, { method: 'HEAD', headers: { cookie: other.cookie, 'tus-resumable': '1.0.0' } });
+      expect(stranger.status).toBe(404);
+      // Nothing readable in the staging area while it waits.
+      const stagingDir = path.join(h.app.env.dataDir, 'uploads');
+      for (const f of fs.readdirSync(stagingDir).filter((n) => !n.endsWith('.json'))) {
+        expect(fs.readFileSync(path.join(stagingDir, f)).includes(bytes.subarray(100, 164))).toBe(false);
+      }
+
+      const resumed = await tusUpload(base, owner.cookie, bytes, identity, { uploadUrl: first.url!, chunkSize: 700 * 1024 });
+      expect(resumed.error).toBeNull();
+      const state = await h.request({ method: 'GET', url: `/api/v1/storage/files/${identity}`, cookie: owner.cookie });
+      expect(state.json().data).toMatchObject({ is_stored: true, is_registered: true, size: bytes.length });
+      expect((await collect((await h.app.fileStore.open(identity))!)).equals(bytes)).toBe(true);
+      const list = await h.request({ method: 'GET', url: '/api/v1/storage/files', cookie: owner.cookie });
+      expect(list.json().data.map((f: { hash: string }) => f.hash)).toEqual([identity]);
+      // A plain member who did not register it does not get it offered.
+      const memberList = await h.request({ method: 'GET', url: '/api/v1/storage/files', cookie: other.cookie });
+      expect(memberList.json().data).toEqual([]);
+
+      // Bytes that are not the named file: refused at the end, nothing stored.
+      const liar = randomBytes(5000);
+      const claimed = identityOf(randomBytes(5000), 'dat');
+      await h.request({ method: 'POST', url: '/api/v1/ledger/entries', cookie: owner.cookie, body: { file_hash: claimed, enterprise_name: owner.company.name } });
+      const lie = await tusUpload(base, owner.cookie, liar, claimed);
+      expect(lie.error?.originalResponse?.getStatus()).toBe(400);
+      expect(JSON.parse(lie.error!.originalResponse!.getBody())).toEqual({ message: 'hash_mismatch', field_name: 'file' });
+      expect(await h.app.fileStore.isStored(claimed)).toBe(false);
+      expect(fs.readdirSync(stagingDir)).toEqual([]);
+
+      // No session: no upload.
+      const anonymous = await tusUpload(base, '', bytes, identity);
+      expect(anonymous.error?.originalResponse?.getStatus()).toBe(400);
+    } finally {
+      await h.close();
+    }
+  }, 60_000);
+});
