@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import { sha256File } from './sha256-file.ts';
 import { verifyCertificate, type CheckId } from '../../core/ledger/package.ts';
+import { jsonRpc } from '../../core/ledger/anchor-check.ts';
 import type { ErrorKey } from '../../core/errors.ts';
 import { extractPackageNode } from '../../server/proofs/extract.ts';
 
@@ -35,22 +36,24 @@ const LABELS: Record<CheckId, string> = {
 /** `provena verify <original> <proof.pdf>`: every check offline; exit 1 naming the failed check. */
 export const verifyCommand = {
   summary: 'check an original file against its PDF proof, offline',
-  usage: 'verify <original> <proof.pdf> [--trust <key id>]…',
+  usage: 'verify <original> <proof.pdf> [--trust <key id>]… [--trust-root <fingerprint>]… [--rpc <url>] [--json]',
   async run(args: string[]): Promise<number> {
     const positional: string[] = [];
     const trusted: string[] = [];
     const trustedRoots: string[] = [];
+    let rpcUrl: string | null = null;
     let isJson = false;
     for (let i = 0; i < args.length; i++) {
       const a = args[i] as string;
       if (a === '--trust') trusted.push((args[++i] ?? '').toLowerCase());
       else if (a === '--trust-root') trustedRoots.push((args[++i] ?? '').toLowerCase());
+      else if (a === '--rpc') rpcUrl = args[++i] ?? '';
       else if (a === '--json') isJson = true;
       else positional.push(a);
     }
     const [original, proof] = positional;
-    if (!original || !proof || positional.length !== 2 || [...trusted, ...trustedRoots].some((k) => !/^[0-9a-f]{64}$/.test(k))) {
-      process.stderr.write(`usage: provena ${this.usage}\n  --trust <key id>  accept this platform key (64 hex; repeatable)\n  --trust-root <fp> accept keys certified by this platform root (SHA-256 of its DER, 64 hex; repeatable)\n  --json            print the verdict as JSON\n`);
+    if (!original || !proof || positional.length !== 2 || [...trusted, ...trustedRoots].some((k) => !/^[0-9a-f]{64}$/.test(k)) || (rpcUrl !== null && !/^https?:\/\//.test(rpcUrl))) {
+      process.stderr.write(`usage: provena ${this.usage}\n  --trust <key id>  accept this platform key (64 hex; repeatable)\n  --trust-root <fp> accept keys certified by this platform root (SHA-256 of its DER, 64 hex; repeatable)\n  --rpc <url>       check the anchor against this node of its chain (JSON-RPC over http/https)\n  --json            print the verdict as JSON\n`);
       return 2;
     }
     let digest: string;
@@ -63,7 +66,7 @@ export const verifyCommand = {
       process.stderr.write(`provena verify: cannot read ${e.path ?? ''}: ${e.code === 'ENOENT' ? 'no such file' : e.message}\n`);
       return 2;
     }
-    const verdict = await verifyCertificate(pdf, extractPackageNode, { fileSha256: digest, now: Date.now(), trustedKeyIds: trusted.length ? trusted : undefined, trustedRootFingerprints: trustedRoots.length ? trustedRoots : undefined });
+    const verdict = await verifyCertificate(pdf, extractPackageNode, { fileSha256: digest, now: Date.now(), trustedKeyIds: trusted.length ? trusted : undefined, trustedRootFingerprints: trustedRoots.length ? trustedRoots : undefined, ...(rpcUrl ? { anchorRpc: jsonRpc(rpcUrl), isAnchorRequired: true } : {}) });
     if (isJson) {
       process.stdout.write(`${JSON.stringify(verdict, null, 2)}\n`);
     } else {

@@ -8,6 +8,7 @@
  */
 import type { ErrorKey } from '../errors.ts';
 import { verifyPlatformChain, type ChainVerdict } from './platform-cert.ts';
+import { checkAnchor, type RpcCall } from './anchor-check.ts';
 import { equalBytes, fromBase64, fromHex, toHex, utf8 } from './bytes.ts';
 import { blockHash, encodeHeader, importPublicKey, isBlockHeader, keyId, verifyText, type BlockHeader } from './block.ts';
 import { leafHash, rootFromInclusionProof } from './merkle.ts';
@@ -178,6 +179,13 @@ export type VerifyOptions = {
    * id is not in trustedKeyIds (keys rotate, the root stays).
    */
   trustedRootFingerprints?: string[];
+  /**
+   * A node of the anchor's chain. With it the anchor is checked (checkAnchor) instead of
+   * only reported; when the node cannot be reached the check fails if `isAnchorRequired`,
+   * and is skipped (saying so) otherwise.
+   */
+  anchorRpc?: RpcCall;
+  isAnchorRequired?: boolean;
 };
 
 export function normalizeDigest(text: string): string | null {
@@ -302,11 +310,7 @@ export async function verifyPackage(packageBytes: Uint8Array, opts: VerifyOption
       : { id: 'statement_signature', isOk: false, message: FAILED, detail: isStatementBound ? 'statement signature does not verify' : 'statement names another entry or block' },
   );
 
-  checks.push(
-    pkg.anchor
-      ? { id: 'anchor', isOk: true, isSkipped: true, detail: `anchored in transaction ${pkg.anchor.tx_hash} on chain ${pkg.anchor.chain_id} (not checked offline)` }
-      : { id: 'anchor', isOk: true, isSkipped: true, detail: 'no anchor in this proof' },
-  );
+  checks.push(await anchorCheck(pkg, hash, opts));
 
   checks.push(
     opts.now <= s.expires_at
@@ -326,6 +330,20 @@ export async function verifyPackage(packageBytes: Uint8Array, opts: VerifyOption
     anchor: pkg.anchor,
   };
   return verdictOf(checks, summary);
+}
+
+async function anchorCheck(pkg: ProofPackage, blockHashHex: string, opts: VerifyOptions): Promise<Check> {
+  const anchor = pkg.anchor;
+  if (!anchor) return { id: 'anchor', isOk: true, isSkipped: true, detail: 'no anchor in this proof' };
+  const named = `transaction ${anchor.tx_hash} on chain ${anchor.chain_id}`;
+  if (!opts.anchorRpc) return { id: 'anchor', isOk: true, isSkipped: true, detail: `anchored in ${named} (not checked offline)` };
+  try {
+    const result = await checkAnchor(anchor, blockHashHex, opts.anchorRpc);
+    return result.isOk ? { id: 'anchor', isOk: true, detail: result.detail } : { id: 'anchor', isOk: false, message: FAILED, detail: result.detail };
+  } catch (error) {
+    const why = `could not ask the chain about ${named}: ${error instanceof Error ? error.message : String(error)}`;
+    return opts.isAnchorRequired ? { id: 'anchor', isOk: false, message: FAILED, detail: why } : { id: 'anchor', isOk: true, isSkipped: true, detail: why };
+  }
 }
 
 /** Extracts the package from a certificate PDF; `null` when the PDF carries none. Throws when the PDF cannot be read. */

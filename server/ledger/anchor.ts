@@ -1,8 +1,9 @@
 import { JsonRpcProvider, Wallet } from 'ethers';
 import type { Anchor } from '../../core/ledger/package.ts';
+import { ANCHOR_TAG_HEX } from '../../core/ledger/anchor-check.ts';
 
 /** Transaction data of an anchor: the ASCII tag "provena1" then the 32-byte block hash. */
-export const ANCHOR_TAG_HEX = '70726f76656e6131';
+export { ANCHOR_TAG_HEX };
 
 export type Anchorer = { anchor(blockHash: string): Promise<Anchor>; close(): void };
 

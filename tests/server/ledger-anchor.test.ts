@@ -6,6 +6,7 @@ import { startHarness, type Harness } from './harness.ts';
 import { decodePackage, verifyCertificate } from '../../core/ledger/package.ts';
 import { extractPackageNode } from '../../server/proofs/extract.ts';
 import { ANCHOR_TAG_HEX } from '../../server/ledger/anchor.ts';
+import { checkAnchor, jsonRpc } from '../../core/ledger/anchor-check.ts';
 
 // An in-process EVM chain (ganache) with a funded, deterministic account.
 const port = 20000 + Math.floor(Math.random() * 20000);
@@ -61,5 +62,36 @@ describe('EVM anchoring', () => {
     const verdict = await verifyCertificate(new Uint8Array(pdfs[0]!.rawPayload), extractPackageNode, { fileSha256: sha('anchored one'), now: Date.now() });
     expect(verdict.isValid).toBe(true);
     expect(verdict.checks.find((c) => c.id === 'anchor')?.detail).toContain(anchor.tx_hash);
+
+    // Asked of a node of the chain, the anchor is checked, not only reported.
+    const rpc = jsonRpc(`http://127.0.0.1:${port}`);
+    const checked = await verifyCertificate(new Uint8Array(pdfs[0]!.rawPayload), extractPackageNode, { fileSha256: sha('anchored one'), now: Date.now(), anchorRpc: rpc, isAnchorRequired: true });
+    expect(checked.isValid).toBe(true);
+    const anchorCheck = checked.checks.find((c) => c.id === 'anchor')!;
+    expect(anchorCheck.isSkipped).toBeFalsy();
+    expect(anchorCheck.detail).toContain('carries this block hash');
+
+    // The same anchor against another block's hash, another block number, another chain,
+    // a transaction that does not exist; and an unreachable node, required or not.
+    expect(await checkAnchor(anchor, 'ab'.repeat(32), rpc)).toMatchObject({ isOk: false, detail: expect.stringContaining('does not carry this block hash') });
+    expect(await checkAnchor({ ...anchor, block_number: anchor.block_number + 1 }, block!.hash, rpc)).toMatchObject({ isOk: false });
+    expect(await checkAnchor({ ...anchor, chain_id: 1 }, block!.hash, rpc)).toMatchObject({ isOk: false, detail: expect.stringContaining('chain 1337') });
+    expect(await checkAnchor({ ...anchor, tx_hash: `0x${'cd'.repeat(32)}` }, block!.hash, rpc)).toMatchObject({ isOk: false, detail: expect.stringContaining('is not on chain') });
+    const nowhere = jsonRpc('http://127.0.0.1:9/', 2000);
+    const required = await verifyCertificate(new Uint8Array(pdfs[0]!.rawPayload), extractPackageNode, { fileSha256: sha('anchored one'), now: Date.now(), anchorRpc: nowhere, isAnchorRequired: true });
+    expect(required).toMatchObject({ isValid: false, failedCheck: 'anchor' });
+    const optional = await verifyCertificate(new Uint8Array(pdfs[0]!.rawPayload), extractPackageNode, { fileSha256: sha('anchored one'), now: Date.now(), anchorRpc: nowhere });
+    expect(optional.isValid).toBe(true);
+    expect(optional.checks.find((c) => c.id === 'anchor')).toMatchObject({ isSkipped: true, detail: expect.stringContaining('could not ask the chain') });
+
+    // The server's §7 verify API checks it with the platform's own node.
+    const form = new FormData();
+    form.append('hash', `0x${sha('anchored one')}`);
+    form.append('file', new Blob([new Uint8Array(pdfs[0]!.rawPayload)], { type: 'application/pdf' }), 'proof.pdf');
+    const body = new Response(form);
+    const res = await h.app.inject({ method: 'PUT', url: '/verify-api/v1/public/zkp-proof-verify', payload: Buffer.from(await body.arrayBuffer()), headers: { 'content-type': body.headers.get('content-type')! } });
+    expect(res.statusCode, res.body).toBe(200);
+    const apiAnchor = (res.json().data.checks as { id: string; ok: boolean; skipped: boolean; detail: string }[]).find((c) => c.id === 'anchor')!;
+    expect(apiAnchor).toMatchObject({ ok: true, skipped: false });
   });
 });

@@ -2,6 +2,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import multipart from '@fastify/multipart';
 import { fail } from '../../errors.ts';
 import { DNA_PATTERN } from '../../../core/ledger/record.ts';
+import { jsonRpc } from '../../../core/ledger/anchor-check.ts';
 import { normalizeDigest, verifyCertificate } from '../../../core/ledger/package.ts';
 import { extractPackageNode } from '../../proofs/extract.ts';
 import { isProofGenerated } from '../../proofs/jobs.ts';
@@ -54,9 +55,13 @@ export default async function verifyRoutes(app: FastifyInstance) {
     }
     if (!hash || !normalizeDigest(hash)) fail('verify_file_not_found', 'hash');
     if (!pdf || pdf.length === 0) fail('no_proof_package', 'file');
+    // With anchoring configured, the platform's own chain node checks the anchor; an
+    // unreachable node does not fail a verification (the check says it was skipped).
+    const rpcUrl = app.ledger.config.anchor?.rpcUrl;
+    const anchorOptions = rpcUrl ? { anchorRpc: jsonRpc(rpcUrl, 5000), isAnchorRequired: false } : {};
     const keys = await app.db.selectFrom('ledger_keys').select('key_id').execute();
     const roots = await app.db.selectFrom('platform_roots').select('fingerprint').execute();
-    const verdict = await verifyCertificate(pdf, extractPackageNode, { fileSha256: hash, now: Date.now(), trustedKeyIds: keys.map((k) => k.key_id), trustedRootFingerprints: roots.map((r) => r.fingerprint) });
+    const verdict = await verifyCertificate(pdf, extractPackageNode, { fileSha256: hash, now: Date.now(), trustedKeyIds: keys.map((k) => k.key_id), trustedRootFingerprints: roots.map((r) => r.fingerprint), ...anchorOptions });
     const checks = verdict.checks.map((c) => ({ id: c.id, ok: c.isOk, skipped: c.isSkipped ?? false, message: c.message ?? null, detail: c.detail }));
     if (!verdict.isValid) {
       return reply.code(400).send({ message: verdict.message, field_name: verdict.failedCheck === 'file_hash' ? 'hash' : 'file', failed_check: verdict.failedCheck, checks });

@@ -1,0 +1,69 @@
+import type { Anchor } from './package.ts';
+
+/** Transaction data of an anchor: "provena1" then the 32-byte block hash (docs/proof-format.md "Anchor"). */
+export const ANCHOR_TAG_HEX = '70726f76656e6131';
+
+/** One Ethereum JSON-RPC call. */
+export type RpcCall = (method: string, params: unknown[]) => Promise<unknown>;
+
+/** JSON-RPC over HTTP with fetch (browser, worker, Node), with a timeout. */
+export function jsonRpc(url: string, timeoutMs = 10_000): RpcCall {
+  let id = 0;
+  return async (method, params) => {
+    const res = await fetch(url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ jsonrpc: '2.0', id: ++id, method, params }),
+      signal: AbortSignal.timeout(timeoutMs),
+    });
+    if (!res.ok) throw new Error(`${method}: HTTP ${res.status}`);
+    const body = (await res.json()) as { result?: unknown; error?: { message?: string } };
+    if (body.error) throw new Error(`${method}: ${body.error.message ?? 'error'}`);
+    return body.result;
+  };
+}
+
+/** The node could not answer: distinct from an answer that contradicts the proof. */
+export class AnchorUnreachableError extends Error {}
+
+type RpcTransaction = { input?: string; data?: string; blockNumber?: string | null; from?: string; to?: string | null };
+type RpcReceipt = { status?: string; blockNumber?: string };
+type RpcBlock = { timestamp?: string };
+
+const hexToNumber = (h: unknown) => (typeof h === 'string' && /^0x[0-9a-f]+$/i.test(h) ? Number.parseInt(h, 16) : Number.NaN);
+
+/**
+ * Checks an anchor against a node of its chain: the node is on `chain_id`; the transaction
+ * exists, succeeded, was mined in `block_number`, was sent by an account to itself, and
+ * its data is the tag followed by exactly this block's hash. Returns the chain's time of
+ * that block. Throws AnchorUnreachableError when the node cannot be asked.
+ */
+export async function checkAnchor(anchor: Anchor, blockHash: string, rpc: RpcCall): Promise<{ isOk: boolean; detail: string; chainTime?: number }> {
+  let chainId: unknown, tx: RpcTransaction | null, receipt: RpcReceipt | null;
+  try {
+    [chainId, tx, receipt] = (await Promise.all([
+      rpc('eth_chainId', []),
+      rpc('eth_getTransactionByHash', [anchor.tx_hash]),
+      rpc('eth_getTransactionReceipt', [anchor.tx_hash]),
+    ])) as [unknown, RpcTransaction | null, RpcReceipt | null];
+  } catch (error) {
+    throw new AnchorUnreachableError(error instanceof Error ? error.message : String(error));
+  }
+  if (hexToNumber(chainId) !== anchor.chain_id) return { isOk: false, detail: `the node is on chain ${hexToNumber(chainId)}, the anchor names chain ${anchor.chain_id}` };
+  if (!tx) return { isOk: false, detail: `transaction ${anchor.tx_hash} is not on chain ${anchor.chain_id}` };
+  const data = (tx.input ?? tx.data ?? '').toLowerCase();
+  if (data !== `0x${ANCHOR_TAG_HEX}${blockHash.toLowerCase()}`) return { isOk: false, detail: 'the transaction does not carry this block hash' };
+  if (hexToNumber(tx.blockNumber) !== anchor.block_number) return { isOk: false, detail: `the transaction is in block ${hexToNumber(tx.blockNumber)}, the anchor says ${anchor.block_number}` };
+  if (!tx.from || !tx.to || tx.from.toLowerCase() !== tx.to.toLowerCase()) return { isOk: false, detail: 'not a self-transaction of the anchoring account' };
+  if (!receipt || receipt.status !== '0x1') return { isOk: false, detail: 'the transaction did not succeed' };
+  let chainTime: number | undefined;
+  try {
+    const block = (await rpc('eth_getBlockByNumber', [tx.blockNumber, false])) as RpcBlock | null;
+    const seconds = hexToNumber(block?.timestamp);
+    if (Number.isFinite(seconds)) chainTime = seconds * 1000;
+  } catch {
+    // The time is informative; the anchor itself is checked.
+  }
+  const when = chainTime ? ` at ${new Date(chainTime).toISOString()}` : '';
+  return { isOk: true, detail: `transaction ${anchor.tx_hash.slice(0, 18)}… on chain ${anchor.chain_id}, block ${anchor.block_number}${when}, carries this block hash`, chainTime };
+}
