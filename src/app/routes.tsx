@@ -23,6 +23,11 @@ import { AddCompanyPage } from '@/features/enterprise/add-company-page.tsx';
 import { CompanyAuthProtocolPage } from '@/features/enterprise/company-auth-protocol-page.tsx';
 import { CompanyPage, toCompanyTab } from '@/features/enterprise/company-page.tsx';
 import { OperatorPage } from '@/features/enterprise/operator-page.tsx';
+import { VaultPage } from '@/features/vault/vault-page.tsx';
+import { VaultUnlockPage } from '@/features/vault/vault-unlock-page.tsx';
+import { VaultProjectPage } from '@/features/vault/vault-project-page.tsx';
+import { VaultLogPage } from '@/features/vault/vault-log-page.tsx';
+import { VAULT_LABELS } from '@/features/vault/vault-labels.ts';
 import { RequireUser, SkipIfLoggedIn, useDefaultPagePath } from './guards.tsx';
 
 type Params = Record<string, string | undefined>;
@@ -107,6 +112,10 @@ export const DASHBOARD_ROUTES: AppRoute[] = [
   { path: '/dashboard/home', title: msg`Home`, render: () => <RequireUser>{(user) => <HomePage user={user} />}</RequireUser> },
   { path: '/dashboard/company/:active?', title: msg`My company`, render: ({ active }) => <WithUser render={(user) => <CompanyPage user={user} active={toCompanyTab(active)} />} /> },
   { path: '/dashboard/setting/:active?', title: msg`Personal centre`, render: ({ active }) => <Setting active={active} /> },
+  { path: '/dashboard/vault', title: VAULT_LABELS.vault, render: () => <RequireUser>{() => <VaultPage />}</RequireUser> },
+  { path: '/dashboard/vault/unlock', title: VAULT_LABELS.unlock, render: () => <RequireUser>{(user) => <VaultUnlockPage user={user} />}</RequireUser> },
+  { path: '/dashboard/vault/project/:projectId', title: VAULT_LABELS.project, render: ({ projectId }) => <RequireUser>{() => <VaultProjectPage key={projectId} projectId={projectId ?? ''} />}</RequireUser> },
+  { path: '/dashboard/vault/log/:projectId', title: VAULT_LABELS.log, render: ({ projectId }) => <RequireUser>{() => <VaultLogPage key={projectId} projectId={projectId ?? ''} />}</RequireUser> },
 ];
 
 export const NOT_FOUND_TITLE = msg`Page not found`;

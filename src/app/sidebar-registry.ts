@@ -1,8 +1,9 @@
 import type { ComponentType } from 'react';
 import type { MessageDescriptor } from '@lingui/core';
 import { msg } from '@lingui/core/macro';
-import { IconBuilding, IconHome, IconUserCircle, type IconProps } from '@tabler/icons-react';
+import { IconBuilding, IconHome, IconLock, IconUserCircle, type IconProps } from '@tabler/icons-react';
 import type { DeploymentConfig } from '../../core/config.ts';
+import { VAULT_LABELS } from '@/features/vault/vault-labels.ts';
 
 /**
  * The dashboard sidebar (§2). Group indexes: asset 1, vault 2, copyright 4, company 5,
@@ -37,6 +38,14 @@ export const SIDEBAR_ENTRIES: readonly SidebarEntry[] = [
     path: '/dashboard/home',
     label: msg`Home`,
     icon: IconHome,
+    isVisible: () => true,
+  },
+  {
+    key: 'vault',
+    index: SIDEBAR_INDEX.vault,
+    path: '/dashboard/vault',
+    label: VAULT_LABELS.sidebar,
+    icon: IconLock,
     isVisible: () => true,
   },
   {

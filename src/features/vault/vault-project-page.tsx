@@ -1,0 +1,340 @@
+import { useCallback, useEffect, useRef, useState } from 'react';
+import { ActionIcon, Anchor, Badge, Button, Card, CopyButton, FileInput, Group, Loader, Pagination, Paper, SimpleGrid, Stack, Text, TextInput, Title, Tooltip } from '@mantine/core';
+import { useForm } from '@mantine/form';
+import { notifications } from '@mantine/notifications';
+import { IconCheck, IconCopy, IconDownload, IconEdit, IconFileUpload, IconHistory } from '@tabler/icons-react';
+import { Trans, useLingui } from '@lingui/react/macro';
+import { Link } from 'wouter';
+import { applyServerErrors } from '@/api/apply-server-errors.ts';
+import { applyRuleVerdicts } from '@/components/form-rules.ts';
+import { WorkProgress, type WorkProgressValue } from '@/components/progress/work-progress.tsx';
+import { formatBytes } from '@/components/progress/format.ts';
+import { useConfig } from '@/config/config-atom.ts';
+import { hashFile } from '../../../workers/hash/hash-service.ts';
+import { checkVaultFileName, type Paged, type VaultFileDto, type VaultProjectDto } from '../../../core/vault.ts';
+import { downloadProof, fetchFiles, fetchProject, isVaultExpired, registerFile } from './vault-api.ts';
+import { useVaultGate } from './use-vault-gate.ts';
+import { VaultShell } from './vault-shell.tsx';
+import { ProjectFormModal } from './project-form-modal.tsx';
+
+/** While a proof is generating the list is refreshed this often (§3 generating → generated). */
+const PROOF_POLL_MS = 1500;
+
+function Copyable({ value, label, testId }: { value: string; label: string; testId?: string }) {
+  const { t } = useLingui();
+  return (
+    <Group gap={4} wrap="nowrap" style={{ minWidth: 0 }}>
+      <Text size="xs" ff="monospace" truncate="end" title={value} style={{ minWidth: 0 }} data-testid={testId}>
+        {value}
+      </Text>
+      <CopyButton value={value}>
+        {({ copied, copy }) => (
+          <Tooltip label={copied ? t`Copied` : t`Copy ${label}`} withArrow>
+            <ActionIcon variant="subtle" size="sm" onClick={copy} aria-label={t`Copy ${label}`}>
+              {copied ? <IconCheck size={14} /> : <IconCopy size={14} />}
+            </ActionIcon>
+          </Tooltip>
+        )}
+      </CopyButton>
+    </Group>
+  );
+}
+
+function FileCard({ file, onDownload }: { file: VaultFileDto; onDownload: (file: VaultFileDto) => Promise<void> }) {
+  const { t, i18n } = useLingui();
+  const [isBusy, setIsBusy] = useState(false);
+  const registered = i18n.date(new Date(file.registered_at), { dateStyle: 'medium', timeStyle: 'medium' });
+  const size = formatBytes(file.size);
+  const height = file.block_height;
+  return (
+    <Card withBorder radius="md" padding="md" data-testid={`file-${file.name}`}>
+      <Stack gap={8}>
+        <Group justify="space-between" gap="xs" wrap="nowrap" align="flex-start">
+          <Text fw={600} style={{ overflowWrap: 'anywhere', minWidth: 0 }}>
+            {file.name}
+          </Text>
+          {file.is_generated ? (
+            <Badge color="green" variant="light" tt="none" data-testid="proof-status" data-generated="true" style={{ flexShrink: 0 }}>
+              {t`Generated`}
+            </Badge>
+          ) : (
+            <Badge color="orange" variant="light" tt="none" leftSection={<Loader size={10} color="orange" />} data-testid="proof-status" data-generated="false" style={{ flexShrink: 0 }}>
+              {t`Generating`}
+            </Badge>
+          )}
+        </Group>
+        <SimpleGrid cols={{ base: 1, md: 2 }} spacing={6} verticalSpacing={4}>
+          <div style={{ minWidth: 0 }}>
+            <Text size="xs" c="dimmed">{t`Digital asset DNA`}</Text>
+            <Copyable value={file.dip_id} label={t`DNA`} testId="file-dna" />
+          </div>
+          <div style={{ minWidth: 0 }}>
+            <Text size="xs" c="dimmed">{t`File fingerprint (SHA-256)`}</Text>
+            <Copyable value={file.file_hash} label={t`fingerprint`} />
+          </div>
+        </SimpleGrid>
+        <Group gap="lg" wrap="wrap">
+          <Text size="xs" c="dimmed">
+            {t`Registered by ${file.registrant_name} · ${registered} · ${size}`}
+          </Text>
+          {height !== null ? (
+            <Anchor component={Link} href={`/explorer/blocks/${height}`} size="xs" data-testid="file-block">
+              {t`Block #${height}`}
+            </Anchor>
+          ) : (
+            <Text size="xs" c="dimmed">
+              {t`Waiting for the next block`}
+            </Text>
+          )}
+        </Group>
+        <Group justify="flex-end">
+          <Button
+            size="xs"
+            variant="light"
+            leftSection={<IconDownload size={14} />}
+            disabled={!file.is_generated}
+            loading={isBusy}
+            onClick={async () => {
+              setIsBusy(true);
+              try {
+                await onDownload(file);
+              } finally {
+                setIsBusy(false);
+              }
+            }}
+            data-testid="download-proof"
+          >
+            <Trans>Download proof (PDF)</Trans>
+          </Button>
+        </Group>
+      </Stack>
+    </Card>
+  );
+}
+
+type RegisterValues = { file: File | null; name: string };
+
+/** Hashes the chosen file in workers (progress, cancel), then registers only its fingerprint. */
+function RegisterPanel({ project, onRegistered, onVaultExpired }: { project: VaultProjectDto; onRegistered: (file: VaultFileDto) => void; onVaultExpired: () => void }) {
+  const { t, i18n } = useLingui();
+  const config = useConfig();
+  const form = useForm<RegisterValues>({ mode: 'controlled', initialValues: { file: null, name: '' } });
+  const [progress, setProgress] = useState<WorkProgressValue | null>(null);
+  const [isSending, setIsSending] = useState(false);
+  const abort = useRef<AbortController | null>(null);
+  useEffect(() => () => abort.current?.abort(), []);
+  const cost = config.credits.vaultFile;
+
+  const onSubmit = form.onSubmit(async (values) => {
+    const isValid = applyRuleVerdicts(form, { file: values.file ? null : { text: t`Please choose a file to register` }, name: checkVaultFileName(values.name) }, i18n);
+    if (!isValid || !values.file) return;
+    const controller = new AbortController();
+    abort.current = controller;
+    const file = values.file;
+    setProgress({ bytes: 0, totalBytes: file.size, mbPerSecond: 0, secondsLeft: null });
+    let identity: string;
+    try {
+      identity = (await hashFile(file, { signal: controller.signal, onProgress: setProgress })).identity;
+    } catch (error) {
+      setProgress(null);
+      if ((error as Error)?.name === 'AbortError') notifications.show({ color: 'gray', message: t`Hashing cancelled, nothing was registered` });
+      else notifications.show({ color: 'red', message: t`The file could not be read` });
+      return;
+    } finally {
+      abort.current = null;
+    }
+    setProgress(null);
+    setIsSending(true);
+    try {
+      const registered = await registerFile(project.project_id, { name: values.name.trim(), file_hash: identity, size: file.size });
+      form.reset();
+      notifications.show({ color: 'green', message: t`Registered. The proof certificate is being generated.` });
+      onRegistered(registered);
+    } catch (error) {
+      if (isVaultExpired(error)) onVaultExpired();
+      else applyServerErrors(form, error, { i18n, fieldAliases: { file_hash: 'file' } });
+    } finally {
+      setIsSending(false);
+    }
+  });
+
+  const isHashing = progress !== null;
+  return (
+    <Paper withBorder radius="md" p={{ base: 'md', sm: 'lg' }} component="form" onSubmit={onSubmit} noValidate data-testid="register-form">
+      <Stack gap="md">
+        <Group gap="xs">
+          <IconFileUpload size={20} />
+          <Title order={2} size="h4">
+            <Trans>Register a file</Trans>
+          </Title>
+        </Group>
+        <Text size="sm" c="dimmed">
+          <Trans>The file is fingerprinted in your browser; the file itself never leaves your computer. Registering costs {cost} credits.</Trans>
+        </Text>
+        <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="md">
+          <FileInput
+            label={t`File`}
+            required
+            placeholder={t`Choose a file`}
+            clearable
+            disabled={isHashing || isSending}
+            {...form.getInputProps('file')}
+            onChange={(file) => {
+              form.setFieldValue('file', file);
+              form.clearFieldError('file');
+              if (file && !form.values.name.trim()) form.setFieldValue('name', file.name.slice(0, 100));
+            }}
+            data-testid="register-file-input"
+          />
+          <TextInput label={t`Name`} required placeholder={t`How the file is listed`} disabled={isHashing || isSending} {...form.getInputProps('name')} />
+        </SimpleGrid>
+        {progress && <WorkProgress label={t`Fingerprinting ${form.values.file?.name ?? ''}`} value={progress} onCancel={() => abort.current?.abort()} />}
+        <Group justify="flex-end">
+          <Button type="submit" loading={isSending} disabled={isHashing} data-testid="register-submit">
+            <Trans>Register ({cost} credits)</Trans>
+          </Button>
+        </Group>
+      </Stack>
+    </Paper>
+  );
+}
+
+/** /dashboard/vault/project/:projectId: the project, its files and their proofs, and registering more. */
+export function VaultProjectPage({ projectId }: { projectId: string }) {
+  const { t, i18n } = useLingui();
+  const gate = useVaultGate();
+  const config = useConfig();
+  const id = Number(projectId);
+  const [project, setProject] = useState<VaultProjectDto | null>(null);
+  const [isMissing, setIsMissing] = useState(false);
+  const [files, setFiles] = useState<Paged<VaultFileDto> | null>(null);
+  const [page, setPage] = useState(1);
+  const [isEditing, setIsEditing] = useState(false);
+  const isOpen = Boolean(gate.authorization);
+  const { onError } = gate;
+
+  useEffect(() => {
+    if (!isOpen) return;
+    if (!Number.isInteger(id) || id < 1) {
+      setIsMissing(true);
+      return;
+    }
+    const controller = new AbortController();
+    fetchProject(id, controller.signal)
+      .then(setProject)
+      .catch((error: unknown) => {
+        if ((error as Error)?.name === 'AbortError') return;
+        if ((error as { key?: string })?.key === 'not_found') setIsMissing(true);
+        else onError(error);
+      });
+    return () => controller.abort();
+  }, [isOpen, id, onError]);
+
+  const loadFiles = useCallback(
+    (signal?: AbortSignal) =>
+      fetchFiles(id, { page, page_size: config.tablePageSize }, signal)
+        .then(setFiles)
+        .catch((error: unknown) => {
+          if ((error as Error)?.name !== 'AbortError') onError(error);
+        }),
+    [id, page, config.tablePageSize, onError],
+  );
+
+  useEffect(() => {
+    if (!project) return;
+    const controller = new AbortController();
+    void loadFiles(controller.signal);
+    return () => controller.abort();
+  }, [project, loadFiles]);
+
+  const isGenerating = Boolean(files?.items.some((f) => !f.is_generated));
+  useEffect(() => {
+    if (!isGenerating) return;
+    const timer = window.setInterval(() => void loadFiles(), PROOF_POLL_MS);
+    return () => window.clearInterval(timer);
+  }, [isGenerating, loadFiles]);
+
+  const onDownload = async (file: VaultFileDto) => {
+    try {
+      await downloadProof(config.api.base, file);
+    } catch (error) {
+      onError(error);
+    }
+  };
+
+  if (isMissing) {
+    return (
+      <VaultShell gate={gate} title={t`Project not found`} trail={[{ label: t`Trade-secret vault`, href: '/dashboard/vault' }]}>
+        <Text c="dimmed">
+          <Trans>This project does not exist, or you may not see it.</Trans>
+        </Text>
+      </VaultShell>
+    );
+  }
+
+  const pages = files ? Math.max(1, Math.ceil(files.total / files.page_size)) : 1;
+  const created = project ? i18n.date(new Date(project.created_at), { dateStyle: 'medium' }) : '';
+  return (
+    <VaultShell
+      gate={gate}
+      title={project?.name ?? '…'}
+      trail={[{ label: t`Trade-secret vault`, href: '/dashboard/vault' }, { label: project?.name ?? '' }]}
+      actions={
+        project && (
+          <>
+            <Button variant="default" size="xs" component={Link} href={`/dashboard/vault/log/${project.project_id}`} leftSection={<IconHistory size={14} />}>
+              <Trans>Project log</Trans>
+            </Button>
+            {project.is_editable && (
+              <Button variant="default" size="xs" leftSection={<IconEdit size={14} />} onClick={() => setIsEditing(true)} data-testid="edit-project">
+                <Trans>Edit</Trans>
+              </Button>
+            )}
+          </>
+        )
+      }
+    >
+      {project && (
+        <>
+          <Paper withBorder radius="md" p={{ base: 'md', sm: 'lg' }}>
+            <Text size="sm" c={project.description ? undefined : 'dimmed'} style={{ whiteSpace: 'pre-wrap', overflowWrap: 'anywhere' }} data-testid="project-description">
+              {project.description || t`No description`}
+            </Text>
+            <Text size="xs" c="dimmed" mt="xs">
+              {t`Owner: ${project.owner_name} · created ${created}`}
+            </Text>
+          </Paper>
+          {project.is_editable && <RegisterPanel project={project} onRegistered={() => void loadFiles()} onVaultExpired={() => gate.toUnlock('expired')} />}
+          <Stack gap="sm">
+            <Title order={2} size="h4">
+              {t`Files (${files?.total ?? 0})`}
+            </Title>
+            {files && files.items.length === 0 && (
+              <Text c="dimmed" size="sm">
+                <Trans>No files registered in this project yet.</Trans>
+              </Text>
+            )}
+            <Stack gap="sm" data-testid="file-list">
+              {files?.items.map((file) => <FileCard key={file.file_id} file={file} onDownload={onDownload} />)}
+            </Stack>
+            {pages > 1 && (
+              <Group justify="center">
+                <Pagination total={pages} value={page} onChange={setPage} size="sm" />
+              </Group>
+            )}
+          </Stack>
+          <ProjectFormModal
+            opened={isEditing}
+            project={project}
+            onClose={() => setIsEditing(false)}
+            onSaved={(saved) => {
+              setIsEditing(false);
+              setProject(saved);
+            }}
+            onVaultExpired={() => gate.toUnlock('expired')}
+          />
+        </>
+      )}
+    </VaultShell>
+  );
+}
