@@ -151,7 +151,8 @@ export function encodeMetricBinary(c: MetricColumns): Uint8Array {
 
 /** Inverse of encodeMetricBinary; throws on a buffer that is not one. */
 export function decodeMetricBinary(buffer: ArrayBuffer | Uint8Array): MetricBinary {
-  const bytes = buffer instanceof Uint8Array ? buffer : new Uint8Array(buffer);
+  // A plain view (a Node Buffer's slice() would share its pool instead of copying).
+  const bytes = buffer instanceof Uint8Array ? new Uint8Array(buffer.buffer, buffer.byteOffset, buffer.byteLength) : new Uint8Array(buffer);
   const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   if (bytes.byteLength < 16 || view.getUint32(0, true) !== METRIC_MAGIC) throw new Error('not a metric binary');
   const n = view.getUint32(4, true);

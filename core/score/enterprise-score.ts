@@ -128,11 +128,12 @@ export function scorePoints(h: EnterpriseHistory, fromWeek: number, toWeek: numb
     let commits = 0;
     for (const c of h.contributions) if (c.fromWeek <= w && c.toWeek >= w) commits += c.commits / (c.toWeek - c.fromWeek + 1);
     const flow = commits + ASSET_WEIGHT * registrations;
-    capital = CAPITAL_RETENTION * capital + flow;
+    // Kept to 2 decimals week by week, so extending a stored series gives exactly what a full run gives.
+    capital = round(CAPITAL_RETENTION * capital + flow, 2);
     const { graph, repoCount } = windowGraph(h, w, repoNode, devNode);
     points.push({
       timestamp: weekStart(w),
-      capital: round(capital, 2),
+      capital,
       amount: assetAt + repoAt,
       flow: round(flow, 2),
       density: round(bipartiteDensity(repoCount, graph.n - repoCount, graph.m), 4),
