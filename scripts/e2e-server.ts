@@ -16,4 +16,10 @@ process.env.HOST = '127.0.0.1';
 process.env.ADDRESS_LIMIT_FACTOR = process.env.ADDRESS_LIMIT_FACTOR ?? '50';
 process.env.LOG_LEVEL = process.env.LOG_LEVEL ?? 'warn';
 process.on('exit', () => fs.rmSync(dataDir, { recursive: true, force: true }));
+// Seeded demo enterprises with scored history for the map and score specs (E2E_DEMO_ENTERPRISES, default 300; 0 = none; ~1 s).
+const demoEnterprises = Number(process.env.E2E_DEMO_ENTERPRISES ?? '300');
+if (demoEnterprises > 0) {
+  const { seedDemoDatabase } = await import('../server/score/demo.ts');
+  await seedDemoDatabase({ dataDir, enterprises: demoEnterprises });
+}
 await import('../server/server.ts');

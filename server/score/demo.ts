@@ -190,3 +190,21 @@ export async function hasDemoData(db: ScoreDb): Promise<boolean> {
   const row = await db.selectFrom('score_enterprises').select(sql<number>`1`.as('one')).where('is_demo', '=', 1).limit(1).executeTakeFirst();
   return Boolean(row);
 }
+
+/**
+ * Opens the database at the given place, writes demo data and scores it, then closes
+ * it: used by the e2e server (E2E_DEMO_ENTERPRISES) before it boots.
+ */
+export async function seedDemoDatabase(opts: { databaseUrl?: string; dataDir: string; enterprises: number; seed?: number }): Promise<DemoStats> {
+  const { openDatabase } = await import('../db/database.ts');
+  const { scoreDb } = await import('./schema.ts');
+  const { scoreService } = await import('./service.ts');
+  const { db, dialect } = await openDatabase({ databaseUrl: opts.databaseUrl, dataDir: opts.dataDir });
+  try {
+    const stats = await generateDemoData(scoreDb(db), dialect, { enterprises: opts.enterprises, seed: opts.seed });
+    await scoreService(db, dialect).recompute();
+    return stats;
+  } finally {
+    await db.destroy();
+  }
+}

@@ -257,7 +257,7 @@ describe('data sources', () => {
     const db = h.app.db;
     const now = Date.now();
     const user = await db.insertInto('users').values({ phonenumber: '13900009999', login_id: null, name: 'u', password_hash: 'x', icon_color: '#000', created_at: now, updated_at: now }).returning('id').executeTakeFirstOrThrow();
-    const ent = await db
+    await db
       .insertInto('enterprises')
       .values({ name: '平台测试科技有限公司', license_no: '91110000000000001X', legal_person: '张三', license_image_id: 'x', channel: 1, verify_status: 2, invitation_code: 'ABCD1234', created_by: user.id, created_at: now, updated_at: now })
       .returning('id')
