@@ -215,7 +215,7 @@ test.describe('trade-secret vault', () => {
     const configFile = path.join(dir, 'provena.json');
     fs.writeFileSync(configFile, JSON.stringify({ vaultSessionSeconds: 8 }));
     const server: ChildProcess = spawn(process.execPath, ['scripts/e2e-server.ts'], {
-      env: { ...process.env, E2E_PORT: String(port), E2E_NO_BUILD: '1', PROVENA_CONFIG: configFile },
+      env: { ...process.env, E2E_PORT: String(port), E2E_NO_BUILD: '1', E2E_DEMO_ENTERPRISES: '0', PROVENA_CONFIG: configFile },
       stdio: 'ignore',
     });
     try {
