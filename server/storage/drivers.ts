@@ -153,7 +153,7 @@ export function s3Driver(opts: S3Options): ObjectDriver {
       const firstPart = first.done ? Buffer.alloc(0) : first.value;
       const second = first.done ? { done: true as const, value: undefined } : await iterator.next();
       if (second.done) {
-        await send(urlOf(key), { method: 'PUT', body: new Uint8Array(firstPart.buffer, firstPart.byteOffset, firstPart.length) });
+        await send(urlOf(key), { method: 'PUT', body: new Uint8Array(firstPart.buffer, firstPart.byteOffset, firstPart.length) as Uint8Array<ArrayBuffer> });
         return;
       }
       const created = await send(urlOf(key, '?uploads'), { method: 'POST' });
@@ -162,7 +162,7 @@ export function s3Driver(opts: S3Options): ObjectDriver {
       const etags: string[] = [];
       const uploadPart = async (part: Buffer) => {
         const n = etags.length + 1;
-        const res = await send(urlOf(key, `?partNumber=${n}&uploadId=${encodeURIComponent(uploadId)}`), { method: 'PUT', body: new Uint8Array(part.buffer, part.byteOffset, part.length) });
+        const res = await send(urlOf(key, `?partNumber=${n}&uploadId=${encodeURIComponent(uploadId)}`), { method: 'PUT', body: new Uint8Array(part.buffer, part.byteOffset, part.length) as Uint8Array<ArrayBuffer> });
         etags.push(res.headers.get('etag') ?? '');
       };
       try {

@@ -28,6 +28,10 @@ import { VaultUnlockPage } from '@/features/vault/vault-unlock-page.tsx';
 import { VaultProjectPage } from '@/features/vault/vault-project-page.tsx';
 import { VaultLogPage } from '@/features/vault/vault-log-page.tsx';
 import { VAULT_LABELS } from '@/features/vault/vault-labels.ts';
+import { DisclosuresPage } from '@/features/disclosure/disclosures-page.tsx';
+import { DisclosureDetailPage } from '@/features/disclosure/disclosure-detail-page.tsx';
+import { ReceiptPage } from '@/features/disclosure/receipt-page.tsx';
+import { DISCLOSURE_LABELS } from '@/features/disclosure/disclosure-labels.ts';
 import { RequireUser, SkipIfLoggedIn, useDefaultPagePath } from './guards.tsx';
 
 type Params = Record<string, string | undefined>;
@@ -104,6 +108,7 @@ export const PUBLIC_ROUTES: AppRoute[] = [
   { path: '/explorer', title: msg`Block explorer`, render: () => <ExplorerHomePage /> },
   { path: '/explorer/blocks/:height', title: msg`Block`, render: ({ height }) => <ExplorerBlockPage height={height ?? ''} /> },
   { path: '/explorer/entries/:dna', title: msg`Entry`, render: ({ dna }) => <ExplorerEntryPage dna={dna ?? ''} /> },
+  { path: '/disclosures/:disclosureId', title: DISCLOSURE_LABELS.receipt, render: ({ disclosureId }) => <ReceiptPage key={disclosureId} disclosureId={disclosureId ?? ''} /> },
 ];
 
 /** Screens in the dashboard layout; all need a logged-in user. */
@@ -112,6 +117,12 @@ export const DASHBOARD_ROUTES: AppRoute[] = [
   { path: '/dashboard/home', title: msg`Home`, render: () => <RequireUser>{(user) => <HomePage user={user} />}</RequireUser> },
   { path: '/dashboard/company/:active?', title: msg`My company`, render: ({ active }) => <WithUser render={(user) => <CompanyPage user={user} active={toCompanyTab(active)} />} /> },
   { path: '/dashboard/setting/:active?', title: msg`Personal centre`, render: ({ active }) => <Setting active={active} /> },
+  { path: '/dashboard/disclosures', title: DISCLOSURE_LABELS.list, render: () => <RequireUser>{() => <DisclosuresPage />}</RequireUser> },
+  {
+    path: '/dashboard/disclosures/detail/:disclosureId',
+    title: DISCLOSURE_LABELS.detail,
+    render: ({ disclosureId }) => <RequireUser>{() => <DisclosureDetailPage key={disclosureId} disclosureId={disclosureId ?? ''} />}</RequireUser>,
+  },
   { path: '/dashboard/vault', title: VAULT_LABELS.vault, render: () => <RequireUser>{() => <VaultPage />}</RequireUser> },
   { path: '/dashboard/vault/unlock', title: VAULT_LABELS.unlock, render: () => <RequireUser>{(user) => <VaultUnlockPage user={user} />}</RequireUser> },
   { path: '/dashboard/vault/project/:projectId', title: VAULT_LABELS.project, render: ({ projectId }) => <RequireUser>{() => <VaultProjectPage key={projectId} projectId={projectId ?? ''} />}</RequireUser> },

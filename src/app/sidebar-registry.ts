@@ -1,9 +1,10 @@
 import type { ComponentType } from 'react';
 import type { MessageDescriptor } from '@lingui/core';
 import { msg } from '@lingui/core/macro';
-import { IconBuilding, IconHome, IconLock, IconUserCircle, type IconProps } from '@tabler/icons-react';
+import { IconBuilding, IconFileExport, IconHome, IconLock, IconUserCircle, type IconProps } from '@tabler/icons-react';
 import type { DeploymentConfig } from '../../core/config.ts';
 import { VAULT_LABELS } from '@/features/vault/vault-labels.ts';
+import { DISCLOSURE_LABELS } from '@/features/disclosure/disclosure-labels.ts';
 
 /**
  * The dashboard sidebar (§2). Group indexes: asset 1, vault 2, copyright 4, company 5,
@@ -47,6 +48,15 @@ export const SIDEBAR_ENTRIES: readonly SidebarEntry[] = [
     label: VAULT_LABELS.sidebar,
     icon: IconLock,
     isVisible: () => true,
+  },
+  {
+    // §2 gives disclosure no group index: it sits after the vault, shown by config.menu.disclosure.
+    key: 'disclosure',
+    index: 3,
+    path: '/dashboard/disclosures',
+    label: DISCLOSURE_LABELS.sidebar,
+    icon: IconFileExport,
+    isVisible: (config) => config.menu.disclosure,
   },
   {
     key: 'company',

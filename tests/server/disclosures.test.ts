@@ -87,7 +87,8 @@ describe('disclosures', () => {
     expect(wrong.res.json()).toEqual({ message: 'validation_code_mismatch', field_name: 'validation_code' });
     expect((await create({ hash: identityOf(randomBytes(9), 'pdf') })).res.json()).toEqual({ message: 'not_found', field_name: 'hash' });
     expect((await create({ received_phone: '123' })).res.json()).toEqual({ message: 'phone_invalid', field_name: 'received_phone' });
-    expect((await create({ store_forever: false })).res.json()).toEqual({ message: 'required', field_name: 'expires_in_days' });
+    expect((await create({ store_forever: false })).res.json()).toEqual({ message: 'required', field_name: 'expires_at' });
+    expect((await create({ store_forever: false, expires_at: Date.now() - 1 })).res.json()).toEqual({ message: 'invalid_param', field_name: 'expires_at' });
     expect((await create({ store_name: ' ' })).res.json()).toEqual({ message: 'required', field_name: 'store_name' });
     expect((await create({ type: 99 })).res.json()).toEqual({ message: 'invalid_param', field_name: 'type' });
     // A member who did not register the file cannot disclose it.
@@ -145,9 +146,10 @@ describe('disclosures', () => {
     expect((await h.request({ method: 'GET', url: `/api/v2/disclosures/records/${id}` })).json().data.disclosure_status).toBe(6);
     expect((await h.request({ method: 'POST', url: `/api/v2/disclosures/records/${id}/validation-code` })).statusCode).toBe(400);
 
-    const dated = await create({ store_forever: false, expires_in_days: 1 });
+    const dated = await create({ store_forever: false, expires_at: Date.now() + 400 });
     const datedId = dated.res.json().data.disclosure_id as string;
-    await h.app.db.updateTable('disclosures').set({ expires_at: Date.now() - 1000 }).where('id', '=', datedId).execute();
+    expect((await h.request({ method: 'GET', url: `/api/v2/disclosures/records/${datedId}` })).json().data.disclosure_status).toBe(1);
+    await new Promise((r) => setTimeout(r, 500));
     expect((await h.request({ method: 'GET', url: `/api/v2/disclosures/records/${datedId}` })).json().data.disclosure_status).toBe(5);
     const events = (await h.request({ method: 'GET', url: `/api/v2/disclosures/records/${datedId}`, cookie: owner.cookie })).json().data.record.events;
     expect(events.map((e: { kind: string }) => e.kind)).toEqual(['sent', 'expired']);

@@ -48,7 +48,8 @@ type CreateBody = {
   type: number;
   validation_code: string;
   store_forever: boolean;
-  expires_in_days?: number;
+  /** Required unless store_forever: when the link dies (ms since the epoch, in the future, within MAX_EXPIRY_DAYS). */
+  expires_at?: number;
 };
 
 /**
@@ -127,7 +128,7 @@ export default async function disclosureRoutes(app: FastifyInstance) {
             type: { type: 'integer' },
             validation_code: code,
             store_forever: { type: 'boolean' },
-            expires_in_days: { type: 'integer' },
+            expires_at: { type: 'integer' },
           },
           ['hash', 'name', 'received_phone', 'store_name', 'type', 'validation_code', 'store_forever'],
         ),
@@ -152,10 +153,11 @@ export default async function disclosureRoutes(app: FastifyInstance) {
       let expiresAt: number | null = null;
       const now = Date.now();
       if (!b.store_forever) {
-        const days = b.expires_in_days;
-        if (days === undefined) fail('required', 'expires_in_days');
-        if (!Number.isInteger(days) || days < 1 || days > MAX_EXPIRY_DAYS) fail('invalid_param', 'expires_in_days');
-        expiresAt = now + days * 24 * 60 * 60 * 1000;
+        const at = b.expires_at;
+        if (at === undefined) fail('required', 'expires_at');
+        if (at <= now) fail('invalid_param', 'expires_at');
+        if (at > now + MAX_EXPIRY_DAYS * 24 * 60 * 60 * 1000) fail('lt', 'expires_at');
+        expiresAt = at;
       }
       if (!b.validation_code.trim()) fail('validation_code_required', 'validation_code');
       const id = newDisclosureId();
