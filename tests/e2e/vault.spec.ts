@@ -203,6 +203,17 @@ test.describe('trade-secret vault', () => {
     await officer.page.goto('/dashboard/vault');
     await expect(officer.page.getByTestId(`project-${projectName}`)).toBeVisible();
     await screenshot(officer.page, 'vault-list-ja');
+    // Middle width.
+    await officer.page.setViewportSize({ width: 1000, height: 800 });
+    await officer.page.goto(projectUrl.replace(/^https?:\/\/[^/]+/, ''));
+    await expect(officer.page.getByTestId('file-formula.bin')).toBeVisible();
+    await screenshot(officer.page, 'vault-project-middle-ja');
+
+    // Someone without a company is told where the vault comes from.
+    const loner = await person(browser, 'zh', '孙七');
+    await loner.page.goto('/dashboard/vault');
+    await expect(loner.page.getByTestId('vault-no-company')).toBeVisible();
+    await loner.context.close();
 
     for (const p of [owner, alice, bob, officer]) await p.context.close();
   });

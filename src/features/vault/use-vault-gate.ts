@@ -1,6 +1,7 @@
-import { useCallback, useEffect, useRef } from 'react';
+import { useCallback, useEffect, useRef, useState } from 'react';
 import { useAtom } from 'jotai';
 import { useLocation, useSearch } from 'wouter';
+import { isApiError } from '@/api/client.ts';
 import { notifyError } from '@/api/error-messages.ts';
 import type { VaultAuthorizationDto } from '../../../core/vault.ts';
 import { vaultAuthorizationAtom } from './vault-atom.ts';
@@ -16,6 +17,8 @@ export function vaultReturnPath(from: string | null): string {
 
 export type VaultGate = {
   authorization: VaultAuthorizationDto | undefined;
+  /** The caller is not a confirmed member of a company: there is no vault to open. */
+  hasNoCompany: boolean;
   /** For every vault call's failure: an expired vault goes to unlock, anything else is shown. */
   onError: (error: unknown) => void;
   /** Sends the member to unlock now, remembering the way back. */
@@ -32,6 +35,7 @@ export function useVaultGate(): VaultGate {
   const [location, navigate] = useLocation();
   const search = useSearch();
   const here = search ? `${location}?${search}` : location;
+  const [hasNoCompany, setHasNoCompany] = useState(false);
   const hereRef = useRef(here);
   hereRef.current = here;
 
@@ -51,7 +55,9 @@ export function useVaultGate(): VaultGate {
         if (!auth.is_unlocked) toUnlock('locked');
       })
       .catch((error: unknown) => {
-        if ((error as Error)?.name !== 'AbortError') notifyError(error);
+        if ((error as Error)?.name === 'AbortError') return;
+        if (isApiError(error) && error.status === 403) setHasNoCompany(true);
+        else notifyError(error);
       });
     return () => controller.abort();
   }, [setAuthorization, toUnlock]);
@@ -72,5 +78,5 @@ export function useVaultGate(): VaultGate {
     [toUnlock],
   );
 
-  return { authorization: authorization?.is_unlocked ? authorization : undefined, onError, toUnlock };
+  return { authorization: authorization?.is_unlocked ? authorization : undefined, hasNoCompany, onError, toUnlock };
 }

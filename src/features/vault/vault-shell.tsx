@@ -1,5 +1,5 @@
 import type { ReactNode } from 'react';
-import { Anchor, Badge, Breadcrumbs, Button, Group, Stack, Text, Title } from '@mantine/core';
+import { Anchor, Badge, Breadcrumbs, Button, Group, Paper, Stack, Text, Title } from '@mantine/core';
 import { IconLock, IconLockOpen } from '@tabler/icons-react';
 import { Trans, useLingui } from '@lingui/react/macro';
 import { Link } from 'wouter';
@@ -7,6 +7,27 @@ import { notifyError } from '@/api/error-messages.ts';
 import { PageLoader } from '@/components/page-loader.tsx';
 import { lockVault } from './vault-api.ts';
 import type { VaultGate } from './use-vault-gate.ts';
+
+/** The vault belongs to a company: a user without a confirmed membership is told how to get one. */
+export function NoCompany() {
+  return (
+    <Paper withBorder radius="md" p="xl" maw={560} data-testid="vault-no-company">
+      <Stack gap="sm">
+        <Title order={1} size="h3">
+          <Trans>The vault belongs to your company</Trans>
+        </Title>
+        <Text c="dimmed" size="sm">
+          <Trans>Join or create a company (and wait for the administrator's approval) to keep trade secrets in its vault.</Trans>
+        </Text>
+        <Group>
+          <Button component={Link} href="/invited-company">
+            <Trans>Join or create a company</Trans>
+          </Button>
+        </Group>
+      </Stack>
+    </Paper>
+  );
+}
 
 type Props = {
   gate: VaultGate;
@@ -21,6 +42,7 @@ type Props = {
 export function VaultShell({ gate, title, trail, actions, children }: Props) {
   const { t, i18n } = useLingui();
   const auth = gate.authorization;
+  if (gate.hasNoCompany) return <NoCompany />;
   if (!auth) return <PageLoader />;
   const until = auth.expires_at ? i18n.date(new Date(auth.expires_at), { hour: '2-digit', minute: '2-digit', second: '2-digit' }) : '';
   const onLock = async () => {

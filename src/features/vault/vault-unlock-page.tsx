@@ -14,6 +14,7 @@ import { checkSmsCode } from '../../../core/validation.ts';
 import { vaultAuthorizationAtom } from './vault-atom.ts';
 import { sendVaultCode, unlockVault } from './vault-api.ts';
 import { vaultReturnPath } from './use-vault-gate.ts';
+import { NoCompany } from './vault-shell.tsx';
 
 /**
  * /dashboard/vault/unlock (§2, §7 POST /vault/authorization): an SMS code to the member's
@@ -27,6 +28,7 @@ export function VaultUnlockPage({ user }: { user: UserDto }) {
   const [code, setCode] = useState('');
   const [codeError, setCodeError] = useState<string | null>(null);
   const [isBusy, setIsBusy] = useState(false);
+  const [hasNoCompany, setHasNoCompany] = useState(false);
   const isExpired = search.get('reason') === 'expired';
   const phone = maskPhone(user.phonenumber);
 
@@ -43,13 +45,15 @@ export function VaultUnlockPage({ user }: { user: UserDto }) {
       setAuthorization(auth);
       navigate(vaultReturnPath(search.get('from')), { replace: true });
     } catch (error) {
-      if (isApiError(error) && error.kind === 'client' && error.fieldName === 'validation_code') setCodeError(describeError(error, i18n));
+      if (isApiError(error) && error.status === 403) setHasNoCompany(true);
+      else if (isApiError(error) && error.kind === 'client' && error.fieldName === 'validation_code') setCodeError(describeError(error, i18n));
       else notifyError(error, i18n);
     } finally {
       setIsBusy(false);
     }
   };
 
+  if (hasNoCompany) return <NoCompany />;
   return (
     <Center py={{ base: 'md', sm: 48 }}>
       <Paper withBorder radius="md" p={{ base: 'md', sm: 'xl' }} w="100%" maw={460} component="form" onSubmit={onUnlock} noValidate>
