@@ -181,7 +181,8 @@ export function StoreFileAction({ expectedIdentity, onStored, label }: Props) {
   };
 
   const isBusy = phase.kind === 'hashing' || phase.kind === 'uploading';
-  const isStored = stored?.is_stored === true || phase.kind === 'done';
+  // With a registered file to match, a stored file replaces the button; otherwise another file may follow.
+  const isStored = Boolean(expectedIdentity) && (stored?.is_stored === true || phase.kind === 'done');
   return (
     <Stack gap="sm" data-testid="store-file" data-phase={phase.kind} data-bytes={phase.kind === 'uploading' || phase.kind === 'hashing' ? phase.progress.bytes : undefined}>
       <Group gap="sm" wrap="wrap">

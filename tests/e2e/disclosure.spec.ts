@@ -1,0 +1,261 @@
+import { createHash } from 'node:crypto';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { expect, test, devices, type Browser, type BrowserContext, type Page } from '@playwright/test';
+import { cardCheckChar } from '../../core/identity.ts';
+import { field, latestCode, randomPhone, registerByApi, screenshot, tr, useLocale, type Locale } from './support.ts';
+
+/** Size of the generated file: 1 GiB by default (E2E_DISCLOSURE_MIB for a quicker local run). */
+const FILE_MIB = Number(process.env.E2E_DISCLOSURE_MIB ?? 1024);
+const SENDER_CODE = 19;
+const RECEIVER_CODE = 8;
+const MIB = 1024 * 1024;
+
+function randomCardNo(): string {
+  const first17 = `110105199${Math.floor(Math.random() * 10)}0101${String(Math.floor(Math.random() * 1000)).padStart(3, '0')}`;
+  return first17 + cardCheckChar(first17);
+}
+
+async function ok(res: Promise<import('@playwright/test').APIResponse>, what: string) {
+  const r = await res;
+  if (r.status() !== 200) throw new Error(`${what}: ${r.status()} ${await r.text()}`);
+  return (await r.json()).data;
+}
+
+type Person = { context: BrowserContext; page: Page; phone: string };
+
+async function person(browser: Browser, locale: Locale, name: string): Promise<Person> {
+  const context = await browser.newContext();
+  const page = await context.newPage();
+  await useLocale(page, locale);
+  const phone = randomPhone();
+  await registerByApi(page.request, phone);
+  await ok(page.request.post('/api/v1/users', { data: { login_id: phone, password: 'Passw0rdA' } }), 'login');
+  await ok(page.request.post('/api/v2/users/verified-token', { data: { card_no: randomCardNo(), name } }), 'real-name auth');
+  return { context, page, phone };
+}
+
+async function createEnterprise(owner: Person): Promise<{ invitation_code: string; name: string }> {
+  const request = owner.page.request;
+  const name = `披露 E2E ${Date.now()}`;
+  const png = Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), Buffer.from(`licence-${name}`)]);
+  const uuid = `0x${createHash('sha256').update(png).digest('hex')}.png`;
+  const info = await ok(request.post('/api/v1/files/upload-request', { data: { uuid } }), 'upload-request');
+  await ok(request.post(info.url.replace(/^\/?/, '/'), { multipart: { ...info.body_params, file: { name: 'licence.png', mimeType: 'image/png', buffer: png } } }), 'upload');
+  await ok(request.get('/api/v1/validation/private-code?type=17'), 'legal-person code');
+  const company = await ok(
+    request.post('/api/v1/enterprises/legal-person', {
+      data: { name, license: `91610000${String(Date.now()).slice(-9)}X`, legal_person: '张三', license_image_id: uuid, validation_code: await latestCode(request, owner.phone, 17) },
+    }),
+    'create enterprise',
+  );
+  return { invitation_code: company.invitation_code, name };
+}
+
+async function joinAsAdmin(member: Person, owner: Person, invitationCode: string): Promise<void> {
+  await ok(member.page.request.post('/api/v2/enterprises/employees', { data: { invitation_code: invitationCode } }), 'join');
+  const list = await ok(owner.page.request.get('/api/v1/enterprises/employees?status=2'), 'applications');
+  const employee = list.items.find((e: { phone: string }) => e.phone === member.phone);
+  await ok(owner.page.request.put('/api/v1/enterprises/employees', { data: { employee_id: employee.employee_id, status: 1 } }), 'approve');
+  await ok(owner.page.request.put(`/api/v2/users/members/${employee.employee_id}`, { data: { role: 2 } }), 'role');
+}
+
+/**
+ * The generated file: `mib` parts of 1 MiB, each a 16-byte header (tag, index, seed) and the
+ * same pseudo-random body. The page builds it as a Blob of parts (the renderer holds 1 MiB);
+ * Node hashes the same sequence independently.
+ */
+function bodyOf(seed: number): Uint8Array {
+  const body = new Uint8Array(MIB - 16);
+  let x = seed >>> 0 || 1;
+  for (let i = 0; i + 4 <= body.length; i += 4) {
+    x ^= x << 13;
+    x ^= x >>> 17;
+    x ^= x << 5;
+    x >>>= 0;
+    body[i] = x & 255;
+    body[i + 1] = (x >>> 8) & 255;
+    body[i + 2] = (x >>> 16) & 255;
+    body[i + 3] = (x >>> 24) & 255;
+  }
+  return body;
+}
+function headerOf(index: number, seed: number): Uint8Array {
+  const h = new Uint8Array(16);
+  h.set(new TextEncoder().encode('PVN-E2E-'));
+  new DataView(h.buffer).setUint32(8, index);
+  new DataView(h.buffer).setUint32(12, seed);
+  return h;
+}
+function identityOfGenerated(mib: number, seed: number): string {
+  const hash = createHash('sha256');
+  const body = bodyOf(seed);
+  for (let i = 0; i < mib; i++) hash.update(headerOf(i, seed)).update(body);
+  return `0x${hash.digest('hex')}.bin`;
+}
+
+/**
+ * The generated file, written once to disk from the same sequence (a page would hold it in
+ * Chromium's blob store, which refused a second 1 GiB File after a reload); the page picks it
+ * like a user does, so the browser reads it from disk in slices.
+ */
+function writeGenerated(file: string, mib: number, seed: number): void {
+  const fd = fs.openSync(file, 'w');
+  const body = bodyOf(seed);
+  try {
+    for (let i = 0; i < mib; i++) {
+      fs.writeSync(fd, headerOf(i, seed));
+      fs.writeSync(fd, body);
+    }
+  } finally {
+    fs.closeSync(fd);
+  }
+}
+
+async function chooseFile(page: Page, file: string): Promise<void> {
+  await page.getByTestId('store-file').locator('input[type=file]').setInputFiles(file);
+}
+
+async function sha256OfFile(file: string): Promise<string> {
+  const hash = createHash('sha256');
+  for await (const chunk of fs.createReadStream(file, { highWaterMark: 4 * MIB })) hash.update(chunk as Buffer);
+  return hash.digest('hex');
+}
+
+/** A disclosure through the API (senders other than the one on screen; each sends its own code). */
+async function discloseByApi(sender: Person, hash: string, extra: Record<string, unknown> = {}): Promise<string> {
+  await ok(sender.page.request.get('/api/v2/disclosures/validation-code'), 'sender code');
+  const record = await ok(
+    sender.page.request.post('/api/v2/disclosures', {
+      data: { hash, name: 'archive', received_phone: randomPhone(), store_name: 'R&D', type: 6, store_forever: true, validation_code: await latestCode(sender.page.request, sender.phone, SENDER_CODE), ...extra },
+    }),
+    'disclose',
+  );
+  return record.disclosure_id as string;
+}
+
+test.describe('file disclosure', () => {
+  test('sender stores a 1 GiB generated file (resumed after a reload), discloses it; the receiver on a phone verifies, accepts and downloads the same bytes; revoked, expired, guessed and reused links get nothing', async ({ browser }) => {
+    test.setTimeout(480_000);
+    const L = (s: string) => tr('en', s);
+    const owner = await person(browser, 'en', '张三');
+    const company = await createEnterprise(owner);
+    const seed = 20261122;
+    const identity = identityOfGenerated(FILE_MIB, seed);
+    const generated = path.join(os.tmpdir(), `provena-e2e-disclosure-${process.pid}`, 'design-archive.bin');
+    fs.mkdirSync(path.dirname(generated), { recursive: true });
+    writeGenerated(generated, FILE_MIB, seed);
+    test.info().attach('generated', { body: `${FILE_MIB} MiB at ${generated}` }).catch(() => undefined);
+    await ok(owner.page.request.post('/api/v1/ledger/entries', { data: { file_hash: identity, enterprise_name: company.name } }), 'register');
+
+    // Store: hashed in the page, uploaded with tus; a reload midway; the same file again resumes.
+    const page = owner.page;
+    await page.goto('/dashboard/disclosures');
+    await chooseFile(page, generated);
+    const store = page.getByTestId('store-file');
+    await expect(store).toHaveAttribute('data-phase', 'uploading', { timeout: 120_000 });
+    await expect.poll(async () => Number(await store.getAttribute('data-bytes')), { timeout: 120_000, intervals: [100] }).toBeGreaterThan(FILE_MIB * MIB * 0.25);
+    await page.reload();
+    await chooseFile(page, generated);
+    const resumed = page.getByTestId('resumed-from');
+    await expect(resumed).toBeVisible({ timeout: 120_000 });
+    expect(Number(await resumed.getAttribute('data-offset'))).toBeGreaterThan(FILE_MIB * MIB * 0.2);
+    await expect(page.getByTestId('store-done')).toBeVisible({ timeout: 240_000 });
+
+    // Disclose through the form, confirmed with the sender's own code.
+    await page.getByTestId('new-disclosure').click();
+    const dialog = page.getByRole('dialog');
+    await expect(field(page, L('Name shown to the receiver'))).toHaveValue('design-archive');
+    const receiverPhone = randomPhone();
+    await field(page, L("Receiver's phone number")).fill(receiverPhone);
+    await field(page, L('Store name')).fill('Legal department');
+    await dialog.getByTestId('sender-send-code').click();
+    await field(page, L('Your SMS verification code')).fill(await latestCode(page.request, owner.phone, SENDER_CODE));
+    await dialog.getByRole('button', { name: L('Disclose') }).click();
+    await expect(page).toHaveURL(/\/dashboard\/disclosures\/detail\/[a-z2-7]{26}$/);
+    const link = (await page.getByTestId('receiver-link').textContent())!;
+    const disclosureId = link.split('/').pop()!;
+    await expect(page.getByTestId('disclosure-events').locator('[data-event="sent"]')).toBeVisible();
+
+    // The receiver: another browser, a phone, no account.
+    const receiverContext = await browser.newContext({ ...devices['Pixel 7'], acceptDownloads: true });
+    const phone = await receiverContext.newPage();
+    await useLocale(phone, 'en');
+    await phone.goto(new URL(link).pathname);
+    await expect(phone.getByTestId('receipt-page')).toHaveAttribute('data-layout', 'mobile');
+    await expect(phone.getByTestId('receipt-phone')).toHaveText(`*******${receiverPhone.slice(-4)}`);
+    const verify = phone.getByTestId('receipt-verify');
+    await phone.getByTestId('receipt-send-code').click();
+    const code = await latestCode(phone.request, receiverPhone, RECEIVER_CODE);
+    const codeInput = phone.getByPlaceholder(tr('en', '{SMS_CODE_LENGTH}-digit code').replace('{SMS_CODE_LENGTH}', '6'));
+    await codeInput.fill(code.slice(0, 5));
+    await expect(verify).toBeDisabled();
+    await codeInput.fill(code === '000000' ? '111111' : '000000');
+    await verify.click();
+    await expect(phone.getByText(L('SMS verification code wrong'))).toBeVisible();
+    await codeInput.fill(code);
+    await verify.click();
+    await expect(phone.getByTestId('legal-warning')).toBeVisible();
+    await screenshot(phone, 'disclosure-receipt-agreement-mobile-en');
+    // Reject goes back to step 1; the verified browser comes back to the agreement after a reload.
+    await phone.getByTestId('receipt-reject').click();
+    await expect(phone.getByTestId('receipt-page')).toHaveAttribute('data-step', '1');
+    await phone.reload();
+    await expect(phone.getByTestId('receipt-page')).toHaveAttribute('data-step', '2');
+    const accept = phone.getByTestId('receipt-accept');
+    await expect(accept).toBeDisabled();
+    for (const pledge of ['Keep the file strictly confidential', 'Not disclose its content to anyone', 'Not reproduce it or create new works from it']) {
+      await phone.getByLabel(L(pledge)).check();
+    }
+    const downloadPromise = phone.waitForEvent('download', { timeout: 120_000 });
+    await accept.click();
+    const download = await downloadPromise;
+    expect(download.suggestedFilename()).toBe('design-archive.bin');
+    const saved = await download.path();
+    expect(`0x${await sha256OfFile(saved)}.bin`).toBe(identity);
+    const fileLink = await phone.getByTestId('receipt-downloading').getAttribute('data-link');
+    expect(fileLink).toMatch(/^\/api\/v2\/disclosures\/files\//);
+    await download.delete();
+
+    // The link in another session gets nothing; guessed ids get nothing.
+    const stranger = await browser.newContext();
+    expect((await stranger.request.get(fileLink!)).status()).toBe(404);
+    expect((await stranger.request.get(`/api/v2/disclosures/records/${'a'.repeat(26)}`)).status()).toBe(404);
+    const strangerPage = await stranger.newPage();
+    await useLocale(strangerPage, 'en');
+    await strangerPage.goto(`/disclosures/${'b'.repeat(26)}`);
+    await expect(strangerPage.getByTestId('receipt-expired')).toBeVisible();
+
+    // The sender sees every step.
+    await page.reload();
+    for (const kind of ['sent', 'identity_verified', 'agreement_accepted', 'downloaded']) {
+      await expect(page.getByTestId('disclosure-events').locator(`[data-event="${kind}"]`).first()).toBeVisible();
+    }
+    await expect(page.getByTestId('disclosure-status')).toHaveAttribute('data-status', '4');
+
+    // Revoked (by the owner, in the detail page) and expired disclosures show the expired result.
+    const admin = await person(browser, 'en', '李四');
+    await joinAsAdmin(admin, owner, company.invitation_code);
+    const revokedId = await discloseByApi(admin, identity);
+    const expiringId = await discloseByApi(owner, identity, { store_forever: false, expires_at: Date.now() + 2000 }).catch(async () => {
+      // The owner's one-code-a-minute rule: a second admin discloses the dated one.
+      const second = await person(browser, 'en', '王五');
+      await joinAsAdmin(second, owner, company.invitation_code);
+      return discloseByApi(second, identity, { store_forever: false, expires_at: Date.now() + 2000 });
+    });
+    await page.goto(`/dashboard/disclosures/detail/${revokedId}`);
+    await page.getByTestId('revoke').click();
+    await page.getByTestId('confirm-revoke').click();
+    await expect(page.getByTestId('disclosure-status')).toHaveAttribute('data-status', '6');
+    await strangerPage.goto(`/disclosures/${revokedId}`);
+    await expect(strangerPage.getByTestId('receipt-expired')).toBeVisible();
+    await strangerPage.waitForTimeout(2100);
+    await strangerPage.goto(`/disclosures/${expiringId}`);
+    await expect(strangerPage.getByTestId('receipt-expired')).toBeVisible();
+    await screenshot(strangerPage, 'disclosure-receipt-expired-desktop-en');
+    expect(disclosureId).toHaveLength(26);
+    await Promise.all([receiverContext.close(), stranger.close(), admin.context.close(), owner.context.close()]);
+    fs.rmSync(path.dirname(generated), { recursive: true, force: true });
+  });
+});
