@@ -1,0 +1,132 @@
+import { describe, expect, it } from 'vitest';
+import { loadLayoutCoreNode } from './load-layout-node.ts';
+import { coarsen, createLayout, DEFAULT_PHYSICS, seededRandom, type LayoutGraph } from './layout.ts';
+import { scaleFreeGraph } from '../bench/layout-graphs.ts';
+
+function randomPositions(count: number, radius: number, seed = 5): Float32Array {
+  const random = seededRandom(seed);
+  return Float32Array.from({ length: 3 * count }, () => (random() * 2 - 1) * radius);
+}
+
+function norm(v: Float32Array, i: number): number {
+  return Math.hypot(v[3 * i], v[3 * i + 1], v[3 * i + 2]);
+}
+
+describe('layout wasm: forces', () => {
+  it('octree repulsion matches the exact O(n²) force when every cell is opened', () => {
+    const core = loadLayoutCoreNode();
+    const graph: LayoutGraph = { count: 300, links: new Uint32Array() };
+    core.load(graph, randomPositions(300, 100));
+    core.configure({ ...DEFAULT_PHYSICS, theta: 0.001 });
+    const tree = core.forcesOf(true);
+    const exact = core.forcesOf(false);
+    for (let i = 0; i < 300; i++) {
+      for (let d = 0; d < 3; d++) expect(tree[3 * i + d]).toBeCloseTo(exact[3 * i + d], 3);
+    }
+  });
+
+  it('Barnes-Hut at the layout theta stays within a few percent of the exact force', () => {
+    const core = loadLayoutCoreNode();
+    const count = 2000;
+    core.load({ count, links: new Uint32Array() }, randomPositions(count, 200, 9));
+    for (const theta of [0.8, DEFAULT_PHYSICS.theta]) {
+      core.configure({ ...DEFAULT_PHYSICS, theta });
+      const tree = core.forcesOf(true);
+      const exact = core.forcesOf(false);
+      let error = 0;
+      let magnitude = 0;
+      for (let i = 0; i < count; i++) {
+        error += Math.hypot(tree[3 * i] - exact[3 * i], tree[3 * i + 1] - exact[3 * i + 1], tree[3 * i + 2] - exact[3 * i + 2]);
+        magnitude += norm(exact, i);
+      }
+      // Mean relative error of the force vectors.
+      expect(error / magnitude).toBeLessThan(theta <= 0.8 ? 0.03 : 0.08);
+    }
+  });
+
+  it('springs pull and push along the link: Hooke with ngraph coefficients', () => {
+    const core = loadLayoutCoreNode();
+    core.configure({ ...DEFAULT_PHYSICS, gravity: 0 });
+    core.load({ count: 2, links: Uint32Array.of(0, 1) }, Float32Array.of(0, 0, 0, 20, 0, 0));
+    const f = core.forcesOf(true);
+    // Stretched by 10: 0.8 × 10 towards each other.
+    expect(f[0]).toBeCloseTo(8, 4);
+    expect(f[3]).toBeCloseTo(-8, 4);
+    expect(f[1]).toBeCloseTo(0, 6);
+  });
+
+  it('two linked bodies come to rest at the spring length', () => {
+    const core = loadLayoutCoreNode();
+    core.configure({ ...DEFAULT_PHYSICS, gravity: 0 });
+    core.load({ count: 2, links: Uint32Array.of(0, 1) }, Float32Array.of(0, 0, 0, 37, 4, -3));
+    let movement = Infinity;
+    for (let k = 0; k < 500 && movement > 1e-5; k++) movement = core.step(1);
+    const p = core.positionsView();
+    expect(Math.hypot(p[3] - p[0], p[4] - p[1], p[5] - p[2])).toBeCloseTo(DEFAULT_PHYSICS.springLength, 2);
+    expect(movement).toBeLessThan(1e-4);
+  });
+
+  it('coincident bodies are pushed apart instead of producing NaN', () => {
+    const core = loadLayoutCoreNode();
+    core.configure(DEFAULT_PHYSICS);
+    core.load({ count: 20, links: new Uint32Array() }, new Float32Array(60));
+    for (let k = 0; k < 20; k++) core.step(1);
+    const p = core.positionsView();
+    expect(p.every(Number.isFinite)).toBe(true);
+    expect(new Set(Array.from({ length: 20 }, (_, i) => `${p[3 * i].toFixed(3)},${p[3 * i + 1].toFixed(3)},${p[3 * i + 2].toFixed(3)}`)).size).toBe(20);
+  });
+});
+
+describe('layout driver', () => {
+  it('coarsening maps every node to a cluster and keeps the graph connected', () => {
+    const graph = scaleFreeGraph(3000);
+    const step = coarsen(graph);
+    expect(step).not.toBeNull();
+    const { coarse, parent } = step!;
+    expect(coarse.count).toBeLessThan(0.85 * graph.count);
+    expect(Math.max(...parent)).toBe(coarse.count - 1);
+    // Links between distinct clusters only, no duplicates.
+    const keys = new Set<string>();
+    for (let e = 0; e < coarse.links.length; e += 2) {
+      expect(coarse.links[e]).not.toBe(coarse.links[e + 1]);
+      keys.add(`${Math.min(coarse.links[e], coarse.links[e + 1])}-${Math.max(coarse.links[e], coarse.links[e + 1])}`);
+    }
+    expect(keys.size).toBe(coarse.links.length / 2);
+  });
+
+  it('settles a scale-free graph with linked nodes near the spring length, reproducibly', () => {
+    const graph = scaleFreeGraph(2000);
+    const run = () => {
+      const layout = createLayout(loadLayoutCoreNode(), graph, { seed: 4 });
+      let p = layout.progress();
+      while (!p.isSettled) p = layout.advance(1e9);
+      return { p, positions: layout.positions() };
+    };
+    const first = run();
+    expect(first.p.level).toBe(0);
+    expect(first.p.movement).toBeLessThanOrEqual(0.01 * DEFAULT_PHYSICS.springLength + 1e-9);
+    let sum = 0;
+    for (let e = 0; e < graph.links.length; e += 2) {
+      const a = graph.links[e];
+      const b = graph.links[e + 1];
+      const p = first.positions;
+      sum += Math.hypot(p[3 * a] - p[3 * b], p[3 * a + 1] - p[3 * b + 1], p[3 * a + 2] - p[3 * b + 2]);
+    }
+    const mean = sum / (graph.links.length / 2);
+    expect(mean).toBeGreaterThan(0.5 * DEFAULT_PHYSICS.springLength);
+    expect(mean).toBeLessThan(3 * DEFAULT_PHYSICS.springLength);
+    expect(run().positions).toEqual(first.positions);
+  });
+
+  it('a warm start from settled positions settles within a few steps', () => {
+    const graph = scaleFreeGraph(1500);
+    const cold = createLayout(loadLayoutCoreNode(), graph);
+    let p = cold.progress();
+    while (!p.isSettled) p = cold.advance(1e9);
+    const warm = createLayout(loadLayoutCoreNode(), graph, { initial: cold.positions() });
+    expect(warm.isAtFinest()).toBe(true);
+    let q = warm.progress();
+    while (!q.isSettled) q = warm.advance(1e9);
+    expect(q.steps).toBeLessThan(p.steps);
+  });
+});
