@@ -1,12 +1,12 @@
 import { gzipSync } from 'node:zlib';
 import type { FastifyBaseLogger } from 'fastify';
-import { analyzeWeeks, firstWeek, scorePoints, type WeekAnalysis } from '../../core/score/enterprise-score.ts';
+import { analyzeWeeks, firstWeek, scorePoints, type EnterpriseHistory, type WeekAnalysis } from '../../core/score/enterprise-score.ts';
 import { weekOf, weekStart, WEEK_MS } from '../../core/score/weeks.ts';
 import { encodeMetricBinary, type EnterpriseNode, type MetricColumns, type ScorePoint } from '../../core/score-api.ts';
 import type { Db } from '../db/database.ts';
 import type { Dialect } from '../db/dialect.ts';
 import { scoreDb, type ScoreDb } from './schema.ts';
-import { bumpDataVersion, dataVersion, decodePoints, encodePoints, insertMany, loadHistories, syncPlatformEnterprises } from './store.ts';
+import { appendPoints, bumpDataVersion, capitalAt, dataVersion, decodePoints, encodePoints, insertMany, loadHistories, syncPlatformEnterprises } from './store.ts';
 
 /** Links between enterprises: shared developers over the last 52 weeks, each enterprise keeping its strongest few. */
 export const LINK_WINDOW_WEEKS = 52;
@@ -37,8 +37,20 @@ export function scoreService(rawDb: Db, dialect: Dialect, log?: FastifyBaseLogge
     const started = performance.now();
     await syncPlatformEnterprises(db);
     const currentWeek = weekOf(opts.now ?? Date.now());
-    const histories = await loadHistories(db);
     const stored = new Map((await db.selectFrom('score_series').select(['score_enterprise_id', 'first_week', 'last_week', 'points']).execute()).map((r) => [r.score_enterprise_id, r]));
+    // Enterprises with a stored series only need recent contributions; the others their whole history.
+    const extendable = opts.full ? [] : [...stored.values()].filter((r) => r.last_week <= currentWeek);
+    const allIds = (await db.selectFrom('score_enterprises').select('id').execute()).map((r) => r.id);
+    const isExtendable = new Set(extendable.map((r) => r.score_enterprise_id));
+    const fresh = allIds.filter((id) => !isExtendable.has(id));
+    let histories: Map<number, EnterpriseHistory>;
+    if (extendable.length === 0 || fresh.length > allIds.length / 2) {
+      histories = await loadHistories(db);
+      isExtendable.clear();
+    } else {
+      histories = await loadHistories(db, undefined, Math.min(...extendable.map((r) => r.last_week)));
+      if (fresh.length) for (const [id, h] of await loadHistories(db, fresh)) histories.set(id, h);
+    }
     const rows: { score_enterprise_id: number; first_week: number; last_week: number; points: string; capital: number; computed_at: number }[] = [];
     let full = 0;
     let incremental = 0;
@@ -51,24 +63,23 @@ export function scoreService(rawDb: Db, dialect: Dialect, log?: FastifyBaseLogge
         await new Promise((resolve) => setImmediate(resolve));
         sliceStarted = performance.now();
       }
-      const first = firstWeek(history);
+      const old = isExtendable.has(id) ? stored.get(id) : undefined;
+      // A trimmed history has no first week of its own: the stored series keeps it.
+      const first = old ? old.first_week : firstWeek(history);
       if (first === null || first > currentWeek) continue;
-      const old = stored.get(id);
-      let points: ScorePoint[];
-      if (!old || opts.full || old.first_week !== first || old.last_week > currentWeek) {
-        points = scorePoints(history, first, currentWeek);
+      if (!old) {
+        const points = scorePoints(history, first, currentWeek);
         weeks += points.length;
         full++;
+        rows.push({ score_enterprise_id: id, first_week: first, last_week: currentWeek, points: encodePoints(points), capital: points[points.length - 1]?.capital ?? 0, computed_at: computedAt });
       } else {
         // The last stored week may have been partial (or gained work since): it is recomputed with the new ones.
-        const kept = decodePoints(old.points, (k) => weekStart(old.first_week + k)).slice(0, old.last_week - old.first_week);
-        const previousCapital = kept.length ? kept[kept.length - 1].capital : 0;
-        const fresh = scorePoints(history, old.last_week, currentWeek, previousCapital);
-        weeks += fresh.length;
-        points = kept.concat(fresh);
+        const keep = old.last_week - old.first_week;
+        const added = scorePoints(history, old.last_week, currentWeek, capitalAt(old.points, keep - 1));
+        weeks += added.length;
         incremental++;
+        rows.push({ score_enterprise_id: id, first_week: first, last_week: currentWeek, points: appendPoints(old.points, keep, added), capital: added[added.length - 1]?.capital ?? 0, computed_at: computedAt });
       }
-      rows.push({ score_enterprise_id: id, first_week: first, last_week: currentWeek, points: encodePoints(points), capital: points[points.length - 1]?.capital ?? 0, computed_at: computedAt });
     }
     const links = await computeLinks(currentWeek);
     await db.transaction().execute(async (trx) => {

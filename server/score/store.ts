@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { sql } from 'kysely';
-import type { EnterpriseHistory, HistoryContribution } from '../../core/score/enterprise-score.ts';
-import { weekOf } from '../../core/score/weeks.ts';
+import { GRAPH_WINDOW_WEEKS, type EnterpriseHistory, type HistoryContribution } from '../../core/score/enterprise-score.ts';
+import { weekOf, weekStart } from '../../core/score/weeks.ts';
 import type { ScorePoint } from '../../core/score-api.ts';
 import { VERIFY_STATUS } from '../../core/enterprise.ts';
 import type { Dialect } from '../db/dialect.ts';
@@ -78,8 +78,13 @@ export async function syncPlatformEnterprises(db: ScoreDb): Promise<number> {
   return added;
 }
 
-/** Histories of the given score enterprises (all when ids is undefined), read in a few scans. */
-export async function loadHistories(db: ScoreDb, ids?: number[]): Promise<Map<number, EnterpriseHistory>> {
+/**
+ * Histories of the given score enterprises (all when ids is undefined), read in a few
+ * scans. With `sinceWeek`, contributions that ended before week sinceWeek − 12 are left
+ * out: they cannot touch the score of week sinceWeek or later (flow needs the week
+ * itself, the graph its 13-week window), which is what an incremental run computes.
+ */
+export async function loadHistories(db: ScoreDb, ids?: number[], sinceWeek?: number): Promise<Map<number, EnterpriseHistory>> {
   const histories = new Map<number, EnterpriseHistory>();
   const only = ids ? new Set(ids) : null;
   let enterpriseQuery = db.selectFrom('score_enterprises').select(['id', 'enterprise_id', 'name']);
@@ -104,6 +109,7 @@ export async function loadHistories(db: ScoreDb, ids?: number[]): Promise<Map<nu
     .select(['c.repository_id', 'c.developer_id', 'c.from_at', 'c.to_at', 'c.commits', 'd.name as developer_name'])
     .orderBy('c.id');
   if (ids) contributionQuery = contributionQuery.where('r.score_enterprise_id', 'in', ids.length ? ids : [-1]);
+  if (sinceWeek !== undefined) contributionQuery = contributionQuery.where('c.to_at', '>=', weekStart(sinceWeek - GRAPH_WINDOW_WEEKS + 1));
   const devIndex = new Map<number, Map<number, number>>(); // enterprise → developer id → index
   for (const c of await contributionQuery.execute()) {
     const at = repoIndex.get(c.repository_id);
@@ -160,6 +166,34 @@ export function encodePoints(points: ScorePoint[]): string {
     stored.centralization.push(p.centralization);
   }
   return JSON.stringify(stored);
+}
+
+/**
+ * A stored series cut to its first `keep` weeks with `added` appended, without building
+ * point objects (an incremental run does this for every enterprise).
+ */
+export function appendPoints(text: string, keep: number, added: ScorePoint[]): string {
+  const s = JSON.parse(text) as StoredPoints;
+  const columns = [s.capital, s.amount, s.flow, s.density, s.centralization];
+  for (const column of columns) column.length = Math.min(column.length, keep);
+  for (const p of added) {
+    s.capital.push(p.capital);
+    s.amount.push(p.amount);
+    s.flow.push(p.flow);
+    s.density.push(p.density);
+    s.centralization.push(p.centralization);
+  }
+  return JSON.stringify(s);
+}
+
+/** The capital of stored week k (0 before the first), read without decoding the rest into objects. */
+export function capitalAt(text: string, k: number): number {
+  if (k < 0) return 0;
+  const start = text.indexOf('[') + 1;
+  let at = start;
+  for (let i = 0; i < k; i++) at = text.indexOf(',', at) + 1;
+  const end = text.slice(at).search(/[,\]]/);
+  return Number(text.slice(at, at + end));
 }
 
 export function decodePoints(text: string, timestampOf: (k: number) => number): ScorePoint[] {
