@@ -48,6 +48,8 @@ export type DeploymentConfig = {
   tablePageSize: number;
   menu: MenuVisibility;
   api: { base: string; verifyBase: string; scoreBase: string };
+  /** §2 asset map: uuid of the one enterprise whose node opens its score page on double-click (null: none). */
+  assetMapScoreEnterprise: string | null;
 };
 
 export const DEFAULT_CONFIG: DeploymentConfig = {
@@ -85,6 +87,7 @@ export const DEFAULT_CONFIG: DeploymentConfig = {
   tablePageSize: 10,
   menu: { disclosure: true, application: true, copyright: true, credit: true, gpt: true, chart: false },
   api: { base: '/api', verifyBase: '/verify-api', scoreBase: '/score-api' },
+  assetMapScoreEnterprise: null,
 };
 
 type Issue = { path: string; problem: string };
