@@ -95,7 +95,7 @@ export async function generateDemoData(db: ScoreDb, dialect: Dialect, options: D
     const name = uniqueName(() => (isChinese ? `${pick(CITIES)}${pick(CORES)}${pick(TRADES)}${pick(CN_SUFFIX)}` : `${pick(EN_FIRST)} ${pick(EN_SECOND)} ${pick(EN_TRADE)} ${pick(EN_SUFFIX)}`));
     const id = ids.enterprise + i;
     const founded = currentWeek - 30 - Math.floor(rand() * 180);
-    const repoCount = Math.max(1, Math.min(250, Math.round(logNormal(0.5, 1.35))));
+    const repoCount = Math.max(1, Math.min(250, Math.round(logNormal(0.34, 1.45))));
     const team = Math.max(1, Math.min(1500, Math.round(repoCount * logNormal(0.9, 0.7))));
     const isActivated = rand() < 0.08;
     const activatedAt = isActivated ? now - Math.floor(rand() * 60 * 24 * 3600 * 1000) : null;
