@@ -259,3 +259,76 @@ test.describe('file disclosure', () => {
     fs.rmSync(path.dirname(generated), { recursive: true, force: true });
   });
 });
+
+test.describe('file disclosure screens', () => {
+  test('list, detail and receipt steps in zh, en and ja at 1440, 1000 and 390 wide, without horizontal overflow', async ({ browser }) => {
+    test.setTimeout(240_000);
+    const owner = await person(browser, 'zh', '张三');
+    const company = await createEnterprise(owner);
+    const page = owner.page;
+    const file = path.join(os.tmpdir(), `provena-e2e-disclosure-small-${process.pid}.pdf`);
+    writeGenerated(file, 2, 7);
+    const identity = `0x${await sha256OfFile(file)}.pdf`;
+    await ok(page.request.post('/api/v1/ledger/entries', { data: { file_hash: identity, enterprise_name: company.name } }), 'register');
+    await page.goto('/dashboard/disclosures');
+    await chooseFile(page, file);
+    await expect(page.getByTestId('store-done')).toBeVisible({ timeout: 60_000 });
+    fs.rmSync(file, { force: true });
+    const id = await discloseByApi(owner, identity, { name: '产品设计图 v3', store_name: '法务部', store_forever: false, expires_at: Date.now() + 7 * 86_400_000 });
+    const receiver = await browser.newContext();
+    const rpage = await receiver.newPage();
+    const detail = await ok(page.request.get(`/api/v2/disclosures/records/${id}`), 'detail');
+    const receiverPhone = detail.record.received_phone as string;
+    await ok(rpage.request.post(`/api/v2/disclosures/records/${id}/validation-code`), 'receiver code');
+
+    const noOverflow = async (p: Page) => expect(await p.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth + 1)).toBe(true);
+    const setLocale = async (p: Page, locale: Locale) => {
+      await p.evaluate((l) => localStorage.setItem('locale', l), locale);
+    };
+    for (const locale of ['zh', 'en', 'ja'] as const) {
+      for (const width of [1440, 1000, 390]) {
+        await page.setViewportSize({ width, height: 900 });
+        await page.goto('/dashboard/disclosures');
+        await setLocale(page, locale);
+        await page.reload();
+        await expect(page.getByTestId('disclosure-list')).toBeVisible();
+        await expect(page.getByRole('heading', { name: tr(locale, 'File disclosure') })).toBeVisible();
+        await noOverflow(page);
+        await screenshot(page, `disclosure-list-${locale}-${width}`);
+        await page.goto(`/dashboard/disclosures/detail/${id}`);
+        await expect(page.getByTestId('disclosure-events')).toBeVisible();
+        await noOverflow(page);
+        await screenshot(page, `disclosure-detail-${locale}-${width}`);
+        await page.goto('/dashboard/disclosures');
+        await page.getByTestId('new-disclosure').click();
+        await expect(page.getByRole('dialog')).toBeVisible();
+        await noOverflow(page);
+        await page.waitForTimeout(400); // the modal's opening transition
+        await screenshot(page, `disclosure-create-${locale}-${width}`);
+
+        await rpage.setViewportSize({ width, height: 900 });
+        await rpage.goto(`/disclosures/${id}`);
+        await setLocale(rpage, locale);
+        await rpage.reload();
+        await expect(rpage.getByTestId('receipt-page')).toHaveAttribute('data-layout', width === 390 ? 'mobile' : 'desktop');
+        await noOverflow(rpage);
+        await screenshot(rpage, `disclosure-receipt-${locale}-${width}`);
+      }
+    }
+    // Step 2 in each language once verified.
+    const verified = await receiver.request.put('/api/v2/disclosures/check-identify', { data: { disclosure_id: id, validation_code: await latestCode(rpage.request, receiverPhone, RECEIVER_CODE) } });
+    expect(verified.status()).toBe(200);
+    for (const locale of ['zh', 'en', 'ja'] as const) {
+      for (const width of [1440, 390]) {
+        await rpage.setViewportSize({ width, height: 900 });
+        await setLocale(rpage, locale);
+        await rpage.goto(`/disclosures/${id}`);
+        await expect(rpage.getByTestId('legal-warning')).toBeVisible();
+        await expect(rpage.getByLabel(tr(locale, 'Keep the file strictly confidential'))).toBeVisible();
+        await noOverflow(rpage);
+        await screenshot(rpage, `disclosure-agreement-${locale}-${width}`);
+      }
+    }
+    await Promise.all([receiver.close(), owner.context.close()]);
+  });
+});
