@@ -19,7 +19,7 @@ import type { WeekAnalysis } from '../../core/score/enterprise-score.ts';
 import { fail } from '../errors.ts';
 import type { EnterpriseRow, ScoreService } from './service.ts';
 
-const uuidParam = { type: 'object', properties: { uuid: { type: 'string', minLength: 1, maxLength: 64 } }, required: ['uuid'] } as const;
+const uuidParam = { type: 'object', properties: { uuid: { type: 'string', maxLength: 64 } }, required: ['uuid'] } as const;
 const pageQuery = {
   type: 'object',
   properties: { page: { type: 'integer', minimum: 1, maximum: 1_000_000 }, page_size: { type: 'integer', minimum: 1, maximum: SCORE_PAGE_SIZE_MAX } },
@@ -71,6 +71,7 @@ export default async function scoreRoutes(app: FastifyInstance, opts: { score: S
   const { score } = opts;
 
   async function enterpriseOf(uuid: string): Promise<EnterpriseRow> {
+    if (!uuid.trim()) fail('required', 'uuid');
     const row = await score.findByUuid(uuid.trim());
     if (!row) fail('enterprise_not_found', 'uuid');
     return row;

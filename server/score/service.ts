@@ -31,6 +31,7 @@ export function scoreService(rawDb: Db, dialect: Dialect, log?: FastifyBaseLogge
   let running: Promise<RecomputeStats> | null = null;
   const analyses = new Map<number, Analysis>(); // LRU by insertion order
   const ANALYSES_KEPT = 24;
+  const computing = new Map<string, Promise<WeekAnalysis[]>>();
   let metric: MetricCache | null = null;
 
   async function runRecompute(opts: { now?: number; full?: boolean }): Promise<RecomputeStats> {
@@ -253,8 +254,18 @@ export function scoreService(rawDb: Db, dialect: Dialect, log?: FastifyBaseLogge
         analyses.set(id, hit);
         return hit.weeks;
       }
-      const history = (await loadHistories(db, [id])).get(id);
-      const weeks = history ? analyzeWeeks(history, series.first_week, series.last_week) : [];
+      // Concurrent first requests for one enterprise share one computation.
+      const pendingKey = `${id}:${key}`;
+      let pending = computing.get(pendingKey);
+      if (!pending) {
+        pending = loadHistories(db, [id]).then((histories) => {
+          const history = histories.get(id);
+          return history ? analyzeWeeks(history, series.first_week, series.last_week) : [];
+        });
+        computing.set(pendingKey, pending);
+        pending.finally(() => computing.delete(pendingKey)).catch(() => undefined);
+      }
+      const weeks = await pending;
       analyses.set(id, { weeks, key });
       while (analyses.size > ANALYSES_KEPT) analyses.delete(analyses.keys().next().value!);
       return weeks;

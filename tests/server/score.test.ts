@@ -66,6 +66,7 @@ describe('enterprises and activation', () => {
     expect(res.statusCode).toBe(200);
     expect(res.json().data).toEqual({ name: 'Acme 科技有限公司', activated: false, uuid: acme, is_demo: false });
     expect400(await get('/score-api/v1/enterprise'), 'required', 'uuid');
+    expect400(await get('/score-api/v1/enterprise?uuid=%20'), 'required', 'uuid');
     expect400(await get(`/score-api/v1/enterprise?uuid=${UNKNOWN}`), 'enterprise_not_found', 'uuid');
   });
 
@@ -240,7 +241,11 @@ describe('network analysis', () => {
   it('answers 400 enterprise_not_found for an unknown uuid on every score call', async () => {
     for (const path of ['score', 'score/timeline', 'score/graph', 'score/community', 'score/structual_hole', 'score/bridge']) {
       expect400(await get(`/score-api/v1/${path}/${UNKNOWN}`), 'enterprise_not_found', 'uuid');
+      expect400(await get(`/score-api/v1/${path}/${'x'.repeat(65)}`), 'lt', 'uuid');
     }
+    // Two first requests at once get the same answer.
+    const [a, b] = await Promise.all([get(`/score-api/v1/score/graph/${beta}?page_size=2`), get(`/score-api/v1/score/graph/${beta}?page_size=2`)]);
+    expect(a.json()).toEqual(b.json());
   });
 });
 
