@@ -1,3 +1,5 @@
+import { promisify } from 'node:util';
+import { gzip } from 'node:zlib';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import {
   SCORE_GRAPH_SNAPSHOTS_MAX,
@@ -18,6 +20,8 @@ import { toMs } from '../../core/score/weeks.ts';
 import type { WeekAnalysis } from '../../core/score/enterprise-score.ts';
 import { fail } from '../errors.ts';
 import type { EnterpriseRow, ScoreService } from './service.ts';
+
+const gzipAsync = promisify(gzip);
 
 const uuidParam = { type: 'object', properties: { uuid: { type: 'string', maxLength: 64 } }, required: ['uuid'] } as const;
 const pageQuery = {
@@ -69,6 +73,14 @@ export function pickSnapshots(weeks: WeekAnalysis[], q: SnapshotArgs): WeekAnaly
  */
 export default async function scoreRoutes(app: FastifyInstance, opts: { score: ScoreService }) {
   const { score } = opts;
+
+  // Snapshots of a large enterprise run to megabytes of JSON: compress what is worth it.
+  app.addHook('onSend', async (request, reply, payload) => {
+    if (typeof payload !== 'string' || payload.length < 16_384 || reply.getHeader('content-encoding')) return payload;
+    if (!/\bgzip\b/.test(String(request.headers['accept-encoding'] ?? ''))) return payload;
+    reply.header('content-encoding', 'gzip').header('vary', 'accept-encoding');
+    return gzipAsync(payload);
+  });
 
   async function enterpriseOf(uuid: string): Promise<EnterpriseRow> {
     if (!uuid.trim()) fail('required', 'uuid');

@@ -1,5 +1,6 @@
 process.env.SCORE_RECOMPUTE_MINUTES = '0'; // the tests drive recompute() themselves
 
+import { gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startHarness, type Harness } from './harness.ts';
 import { decodeMetricBinary, type BridgePayload, type CommunityPayload, type EnterpriseNode, type GraphPayload, type MetricColumns, type ScorePayload, type StructuralHolePayload, type TimelinePayload } from '../../core/score-api.ts';
@@ -187,6 +188,11 @@ describe('network analysis', () => {
   it('gives at most 30 graph snapshots, evenly picked with the last included, within start and end', async () => {
     const all = (await get(`/score-api/v1/score/graph/${acme}`)).json().data as GraphPayload;
     expect(all).toHaveLength(30);
+    // Large answers (this one is ~40 KB) come gzip'd when the client accepts it; small ones never.
+    const zipped = await get(`/score-api/v1/score/graph/${acme}`, { 'accept-encoding': 'gzip, br' });
+    expect(zipped.headers['content-encoding']).toBe('gzip');
+    expect(JSON.parse(gunzipSync(zipped.rawPayload).toString()).data).toEqual(all);
+    expect((await get(`/score-api/v1/score/graph/${acme}?page_size=1`, { 'accept-encoding': 'gzip' })).headers['content-encoding']).toBeUndefined();
     const timeline = (await get(`/score-api/v1/score/timeline/${acme}?page_size=500`)).json().data as TimelinePayload;
     expect(all.at(-1)!.timestamp).toBe(timeline.data.at(-1)!.timestamp);
     const five = (await get(`/score-api/v1/score/graph/${acme}?page_size=5`)).json().data as GraphPayload;
@@ -293,5 +299,6 @@ describe('data sources', () => {
     expect(one.total).toBeGreaterThan(20);
     const graph = (await get(`/score-api/v1/score/graph/${demo[0].uuid}?page_size=3`)).json().data as GraphPayload;
     expect(graph.length).toBeGreaterThan(0);
+
   });
 });
