@@ -11,7 +11,6 @@ import { ledger } from './migrations/0002-ledger.ts';
 import { enterprises } from './migrations/0003-enterprises.ts';
 import { anchors } from './migrations/0004-anchors.ts';
 import { score } from './migrations/0008-score.ts';
-import { score } from './migrations/0008-score.ts';
 import { storageDisclosures } from './migrations/0007-storage-disclosures.ts';
 import { platformCa } from './migrations/0010-platform-ca.ts';
 import { vault } from './migrations/0006-vault.ts';
@@ -24,7 +23,6 @@ function migrations(dialect: Dialect): Record<string, Migration> {
     '0002-ledger': ledger(dialect),
     '0003-enterprises': enterprises(dialect),
     '0004-anchors': anchors(),
-    '0008-score': score(dialect),
     '0006-vault': vault(dialect),
     '0007-storage-disclosures': storageDisclosures(dialect),
     '0008-score': score(dialect),
