@@ -33,6 +33,7 @@ export function scoreService(rawDb: Db, dialect: Dialect, log?: FastifyBaseLogge
   const ANALYSES_KEPT = 24;
   const computing = new Map<string, Promise<WeekAnalysis[]>>();
   let metric: MetricCache | null = null;
+  const buildingMetric = new Map<string, Promise<MetricCache>>();
 
   async function runRecompute(opts: { now?: number; full?: boolean }): Promise<RecomputeStats> {
     const started = performance.now();
@@ -151,6 +152,16 @@ export function scoreService(rawDb: Db, dialect: Dialect, log?: FastifyBaseLogge
       .executeTakeFirst();
     const version = `${await dataVersion(db)}-${Number(summary?.n ?? 0)}-${Number(summary?.u ?? 0)}`;
     if (metric?.version === version) return metric;
+    // Requests that arrive while a version is being built wait for that build.
+    let pending = buildingMetric.get(version);
+    if (!pending) {
+      pending = buildMetric(version).finally(() => buildingMetric.delete(version));
+      buildingMetric.set(version, pending);
+    }
+    return pending;
+  }
+
+  async function buildMetric(version: string): Promise<MetricCache> {
     const rows = await db.selectFrom('score_enterprises').select(['id', 'uuid', 'name', 'activated', 'is_demo', 'updated_at']).orderBy('id').execute();
     const capital = new Map((await db.selectFrom('score_series').select(['score_enterprise_id', 'capital']).execute()).map((r) => [r.score_enterprise_id, Number(r.capital)]));
     const links = await db.selectFrom('score_links').select(['a', 'b', 'weight']).orderBy('a').orderBy('b').execute();
