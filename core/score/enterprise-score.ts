@@ -156,7 +156,11 @@ export type WeekAnalysis = {
  * are matched week to week, so the range is always analysed from its start).
  */
 export function analyzeWeeks(h: EnterpriseHistory, fromWeek: number, toWeek: number): WeekAnalysis[] {
-  const out: WeekAnalysis[] = [];
+  return Array.from(eachWeekAnalysis(h, fromWeek, toWeek));
+}
+
+/** analyzeWeeks one week at a time, so a server can yield to other work between weeks. */
+export function* eachWeekAnalysis(h: EnterpriseHistory, fromWeek: number, toWeek: number): Generator<WeekAnalysis> {
   const repoNode = new Int32Array(h.repos.length).fill(-1);
   const devNode = new Int32Array(h.developers.length).fill(-1);
   let previous: IdentifiedCommunity[] = [];
@@ -219,7 +223,7 @@ export function analyzeWeeks(h: EnterpriseHistory, fromWeek: number, toWeek: num
       return { timestamp, link1: { source: ids[b.small], target: ids[b.large] }, link2: { source: ids[b.large], target: ids[far] }, cut_size: b.cutSize };
     });
 
-    out.push({
+    yield {
       snapshot: { timestamp, nodes, links },
       communities: { timestamp, communities: groups, community_ids: matched.ids, modularity: round(q, 4) },
       holes,
@@ -233,7 +237,6 @@ export function analyzeWeeks(h: EnterpriseHistory, fromWeek: number, toWeek: num
         structural_holes: holes.length,
         bridges: weekBridges.length,
       },
-    });
+    };
   }
-  return out;
 }

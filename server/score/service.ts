@@ -1,6 +1,6 @@
 import { gzipSync } from 'node:zlib';
 import type { FastifyBaseLogger } from 'fastify';
-import { analyzeWeeks, firstWeek, scorePoints, type EnterpriseHistory, type WeekAnalysis } from '../../core/score/enterprise-score.ts';
+import { eachWeekAnalysis, firstWeek, scorePoints, type EnterpriseHistory, type WeekAnalysis } from '../../core/score/enterprise-score.ts';
 import { weekOf, weekStart, WEEK_MS } from '../../core/score/weeks.ts';
 import { encodeMetricBinary, type EnterpriseNode, type MetricColumns, type ScorePoint } from '../../core/score-api.ts';
 import type { Db } from '../db/database.ts';
@@ -269,9 +269,20 @@ export function scoreService(rawDb: Db, dialect: Dialect, log?: FastifyBaseLogge
       const pendingKey = `${id}:${key}`;
       let pending = computing.get(pendingKey);
       if (!pending) {
-        pending = loadHistories(db, [id]).then((histories) => {
+        pending = loadHistories(db, [id]).then(async (histories) => {
           const history = histories.get(id);
-          return history ? analyzeWeeks(history, series.first_week, series.last_week) : [];
+          const weeks: WeekAnalysis[] = [];
+          if (!history) return weeks;
+          // A large enterprise takes a few hundred ms: let other requests through every ~20 ms.
+          let sliceStarted = performance.now();
+          for (const week of eachWeekAnalysis(history, series.first_week, series.last_week)) {
+            weeks.push(week);
+            if (performance.now() - sliceStarted > 20) {
+              await new Promise((resolve) => setImmediate(resolve));
+              sliceStarted = performance.now();
+            }
+          }
+          return weeks;
         });
         computing.set(pendingKey, pending);
         pending.finally(() => computing.delete(pendingKey)).catch(() => undefined);
