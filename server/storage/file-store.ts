@@ -1,8 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { createCipheriv, createDecipheriv, hkdfSync, randomBytes } from 'node:crypto';
+import { createCipheriv, createDecipheriv, createHash, hkdfSync, randomBytes, type Hash } from 'node:crypto';
 import { Readable } from 'node:stream';
-import { createSHA256, type IHasher } from 'hash-wasm';
 import { DataStore, ERRORS, Upload } from '@tus/utils';
 import { parseFileIdentity } from '../../core/file-identity.ts';
 import type { StorageEnv } from '../env.ts';
@@ -14,6 +13,7 @@ import {
   encodeHeader,
   newHeader,
   objectKey,
+  openChunk,
   openStream,
   sealChunk,
 } from './sealed.ts';
@@ -21,9 +21,13 @@ import {
 /**
  * Large stored files: the tus data store that receives them and the sealed objects they
  * become. While an upload runs its bytes are sealed chunk by chunk into a staging file
- * (DATA_DIR/uploads) and hashed as they arrive; the SHA-256 state is saved after every
- * request (hash-wasm save/load), so a resumed upload goes on hashing where it stopped and
- * the finished file is never read a second time to check it. The unfinished last chunk
+ * (DATA_DIR/uploads) and hashed as they arrive (node:crypto). The running SHA-256 of each
+ * unfinished upload stays in memory between requests, so an upload resumed after a reload or
+ * a dropped network goes on hashing where it stopped and the finished file is never read a
+ * second time to check it. Only when the process has restarted meanwhile (the hash state is
+ * gone) is the part already staged decrypted and hashed once, before the upload goes on.
+ * node:crypto hashes at ~800 MB/s here against ~230 MB/s for hash-wasm, whose state could
+ * have been saved to disk: the common path wins, the rare one pays one pass. The unfinished last chunk
  * (at most one chunk) is kept sealed under a separate key with a fresh nonce. When the
  * last byte arrives the digest is compared with the identity the browser computed; a
  * match moves the sealed object to the storage driver under `stored/<identity>`.
@@ -38,9 +42,9 @@ export type UploadMeta = {
   salt: string;
   /** Sealed full chunks in the staging file. */
   chunks: number;
-  /** Saved SHA-256 state (base64), null before the first byte. */
-  hashState: string | null;
   isFinished: boolean;
+  /** Set once the last chunk is sealed. */
+  sha256?: string;
 };
 
 export class HashMismatchError extends Error {}
@@ -132,7 +136,6 @@ export class StagingStore extends DataStore {
       chunkBytes: header.chunkBytes,
       salt: header.salt.toString('hex'),
       chunks: 0,
-      hashState: null,
       isFinished: false,
     };
     await fs.promises.writeFile(this.file(upload.id, 'part'), encodeHeader(header));
@@ -148,6 +151,7 @@ export class StagingStore extends DataStore {
   }
 
   override async remove(id: string): Promise<void> {
+    this.hashes.delete(id);
     await Promise.all((['json', 'part', 'tail'] as const).map((ext) => fs.promises.rm(this.file(id, ext), { force: true })));
   }
 
@@ -199,11 +203,28 @@ export class StagingStore extends DataStore {
     await fs.promises.rename(temp, target);
   }
 
-  private async hasher(meta: UploadMeta): Promise<IHasher> {
-    const h = await createSHA256();
-    if (meta.hashState) h.load(Buffer.from(meta.hashState, 'base64'));
-    else h.init();
-    return h;
+  /** Running hashes of unfinished uploads, with the offset they have reached. */
+  private readonly hashes = new Map<string, { hash: Hash; offset: number }>();
+
+  /** The running hash at meta.offset: kept from the last request, or rebuilt from the staged bytes. */
+  private async hasher(meta: UploadMeta): Promise<Hash> {
+    const kept = this.hashes.get(meta.id);
+    if (kept && kept.offset === meta.offset) return kept.hash;
+    const hash = createHash('sha256');
+    const key = objectKey(this.master, Buffer.from(meta.salt, 'hex'));
+    const sealedChunk = meta.chunkBytes + SEALED_TAG_BYTES;
+    const handle = await fs.promises.open(this.file(meta.id, 'part'), 'r');
+    try {
+      const buffer = Buffer.alloc(sealedChunk);
+      for (let i = 0; i < meta.chunks; i++) {
+        await handle.read(buffer, 0, sealedChunk, SEALED_HEADER_BYTES + i * sealedChunk);
+        hash.update(openChunk(key, i, buffer, false));
+      }
+    } finally {
+      await handle.close();
+    }
+    hash.update(await this.readTail(meta));
+    return hash;
   }
 
   /**
@@ -216,6 +237,8 @@ export class StagingStore extends DataStore {
     if (!meta) throw ERRORS.FILE_NOT_FOUND;
     if (meta.isFinished || offset !== meta.offset) throw ERRORS.INVALID_OFFSET;
     const hasher = await this.hasher(meta);
+    // This request owns the running hash now; it is put back only with the offset it reaches.
+    this.hashes.delete(id);
     const key = objectKey(this.master, Buffer.from(meta.salt, 'hex'));
     const sealedChunk = meta.chunkBytes + SEALED_TAG_BYTES;
     const partPath = this.file(id, 'part');
@@ -258,7 +281,8 @@ export class StagingStore extends DataStore {
         streamError = error;
       }
       await this.writeTail(meta, Buffer.concat(pending));
-      await this.writeMeta({ ...meta, offset: received, chunks, hashState: Buffer.from(hasher.save()).toString('base64') });
+      await this.writeMeta({ ...meta, offset: received, chunks });
+      this.hashes.set(id, { hash: hasher, offset: received });
     } finally {
       await handle.close();
     }
@@ -274,8 +298,8 @@ export class StagingStore extends DataStore {
   async seal(id: string, expectedSha256: string): Promise<{ partPath: string; sha256: string; size: number }> {
     const meta = await this.readMeta(id);
     if (!meta || meta.offset !== meta.size) throw ERRORS.FILE_NOT_FOUND;
-    const hasher = await this.hasher(meta);
-    const sha256 = hasher.digest('hex');
+    const sha256 = meta.sha256 ?? (await this.hasher(meta)).digest('hex');
+    this.hashes.delete(id);
     if (sha256 !== expectedSha256) {
       await this.remove(id);
       throw new HashMismatchError(`upload ${id} hashed to ${sha256}, expected ${expectedSha256}`);
@@ -293,7 +317,7 @@ export class StagingStore extends DataStore {
         await handle.close();
       }
       await fs.promises.rm(this.file(id, 'tail'), { force: true });
-      await this.writeMeta({ ...meta, isFinished: true });
+      await this.writeMeta({ ...meta, isFinished: true, sha256 });
     }
     return { partPath, sha256, size: meta.size };
   }

@@ -8,6 +8,7 @@ import { localDriver, s3Driver, type ObjectDriver } from '../../server/storage/d
 import { DEFAULT_CHUNK_BYTES, SEALED_HEADER_BYTES, SEALED_TAG_BYTES, openStream, sealStream, sealedSize } from '../../server/storage/sealed.ts';
 import { createFileStore, objectKeyOf } from '../../server/storage/file-store.ts';
 import { readEnv, type StorageEnv } from '../../server/env.ts';
+import { Upload } from '@tus/utils';
 import { startHarness, type Harness } from './harness.ts';
 import { identityOf, ownerWithEnterprise, memberOf } from './enterprise-helpers.ts';
 import { listen, startS3, tusUpload } from './storage-helpers.ts';
@@ -144,6 +145,25 @@ describe.each(cases)('storage driver: $name', ({ setup }) => {
     await expect(store.putPlain(identityOf(randomBytes(8), 'bin'), Readable.from([plain]), plain.length)).rejects.toThrow(/hashed to/);
     expect(fs.readdirSync(staging)).toEqual([]);
     expect(storage.kind).toBeTruthy();
+  });
+
+  it('staging: an upload resumed by a restarted process (no hash in memory) rebuilds the hash from the sealed staging file', async () => {
+    const staging = fs.mkdtempSync(path.join(os.tmpdir(), 'provena-staging-'));
+    const plain = randomBytes(5 * 64 * 1024 + 999);
+    const identity = identityOf(plain, 'bin');
+    const first = createFileStore({ driver, master, stagingDir: staging, chunkBytes: 64 * 1024 });
+    const id = randomBytes(16).toString('hex');
+    await first.tus.create(new Upload({ id, size: plain.length, offset: 0, metadata: {} }));
+    // The client goes away after 2.5 chunks: the stream just ends.
+    expect(await first.tus.write(Readable.from([plain.subarray(0, 160 * 1024)]), id, 0)).toBe(160 * 1024);
+    const restarted = createFileStore({ driver, master, stagingDir: staging, chunkBytes: 64 * 1024 });
+    expect((await restarted.tus.getUpload(id)).offset).toBe(160 * 1024);
+    await restarted.tus.write(Readable.from([plain.subarray(160 * 1024)]), id, 160 * 1024);
+    const sealed = await restarted.tus.seal(id, identity.slice(2, 66));
+    await driver.putFile(objectKeyOf(identity), sealed.partPath);
+    await restarted.tus.remove(id);
+    expect((await collect((await restarted.open(identity))!)).equals(plain)).toBe(true);
+    fs.rmSync(staging, { recursive: true, force: true });
   });
 
   it('tus: upload through the app, cut off midway, resumed, hashed as it streamed, stored sealed', async () => {

@@ -1,0 +1,336 @@
+/**
+ * Upload and download throughput of stored files on loopback, and the server process's
+ * memory while a multi-GB upload streams in.
+ *
+ *   ours     — the app (server/server.ts, local driver): tus PATCHes of 64 MiB (as the browser
+ *              sends them) → SHA-256 as bytes arrive (state saved per request) → AES-256-GCM
+ *              sealing per 1 MiB chunk → staging file → moved into storage; download through the
+ *              disclosure link: decrypting and authenticating chunk by chunk.
+ *   baseline — "plain Node HTTP": a bare node:http server in its own process that pipes a PUT
+ *              body to a file and a GET from it (no hashing, no encryption, no tus): what the
+ *              disk and loopback give.
+ *
+ * Both servers run as child processes; their RSS is sampled every 50 ms from /proc. Both run in
+ * the same bench process, one after the other on the same file, `--repeats` times, best kept.
+ *
+ *   npm run bench:upload              # 2 GiB, 2 repeats
+ *   npm run bench:upload -- --quick   # 256 MiB, 1 repeat
+ *   npm run bench:upload -- --mib 4096
+ * JSON in bench/results/upload-<mode>-<time>.json.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { createHash, randomBytes } from 'node:crypto';
+import fs from 'node:fs';
+import http from 'node:http';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { pipeline } from 'node:stream/promises';
+import * as tus from 'tus-js-client';
+import { cardCheckChar } from '../core/identity.ts';
+
+const args = process.argv.slice(2);
+const isQuick = args.includes('--quick');
+const mibArg = args.indexOf('--mib');
+const MIB = 1024 * 1024;
+const SIZE_MIB = mibArg >= 0 ? Number(args[mibArg + 1]) : isQuick ? 256 : 2048;
+const REPEATS = isQuick ? 1 : 2;
+const SIZE = SIZE_MIB * MIB;
+
+const freePort = () =>
+  new Promise<number>((resolve) => {
+    const s = net.createServer();
+    s.listen(0, '127.0.0.1', () => {
+      const port = (s.address() as net.AddressInfo).port;
+      s.close(() => resolve(port));
+    });
+  });
+
+function rssOf(pid: number): number {
+  const status = fs.readFileSync(`/proc/${pid}/status`, 'utf8');
+  return Number(/VmRSS:\s+(\d+) kB/.exec(status)?.[1] ?? 0) * 1024;
+}
+
+/** Samples a process's RSS until stopped; returns the peak. */
+function sampleRss(pid: number) {
+  let peak = rssOf(pid);
+  const timer = setInterval(() => {
+    try {
+      peak = Math.max(peak, rssOf(pid));
+    } catch {
+      /* exited */
+    }
+  }, 50);
+  return { stop: () => (clearInterval(timer), peak) };
+}
+
+async function waitFor(url: string, child: ChildProcess): Promise<void> {
+  for (let i = 0; i < 300; i++) {
+    if (child.exitCode !== null) throw new Error(`server exited with ${child.exitCode}`);
+    try {
+      if ((await fetch(url)).ok) return;
+    } catch {
+      /* not yet */
+    }
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error(`${url} did not come up`);
+}
+
+/** The test file: 1 MiB of random bytes with a per-MiB header, written once; its §3 identity. */
+function writeFile(file: string): string {
+  const body = randomBytes(MIB - 16);
+  const hash = createHash('sha256');
+  const fd = fs.openSync(file, 'w');
+  try {
+    for (let i = 0; i < SIZE_MIB; i++) {
+      const header = Buffer.alloc(16);
+      header.write('PVN-BENCH', 0);
+      header.writeUInt32BE(i, 12);
+      fs.writeSync(fd, header);
+      fs.writeSync(fd, body);
+      hash.update(header).update(body);
+    }
+  } finally {
+    fs.closeSync(fd);
+  }
+  return `0x${hash.digest('hex')}.bin`;
+}
+
+/** A fetch that keeps the session cookie, like a browser. */
+function client(base: string) {
+  let cookie = '';
+  const call = async (method: string, url: string, body?: unknown): Promise<any> => {
+    const isForm = body instanceof FormData;
+    const res = await fetch(`${base}${url}`, {
+      method,
+      headers: { ...(cookie ? { cookie } : {}), ...(body && !isForm ? { 'content-type': 'application/json' } : {}) },
+      body: body === undefined ? undefined : isForm ? body : JSON.stringify(body),
+    });
+    const set = res.headers.getSetCookie();
+    for (const c of set) {
+      const [pair] = c.split(';');
+      const [name] = pair!.split('=');
+      cookie = [...cookie.split('; ').filter((x) => x && !x.startsWith(`${name}=`)), pair].join('; ');
+    }
+    const text = await res.text();
+    if (res.status !== 200) throw new Error(`${method} ${url}: ${res.status} ${text}`);
+    return text ? JSON.parse(text).data : null;
+  };
+  return { call, cookie: () => cookie };
+}
+
+async function outboxCode(base: string, phone: string, type: number): Promise<string> {
+  const rows = (await (await fetch(`${base}/api/dev/sms-outbox?phone=${phone}`)).json()).data as Array<{ code: string; type: number }>;
+  const row = rows.find((r) => r.type === type);
+  if (!row) throw new Error(`no code of type ${type}`);
+  return row.code;
+}
+
+async function benchOurs(file: string, identity: string) {
+  const port = await freePort();
+  const base = `http://127.0.0.1:${port}`;
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'provena-bench-upload-'));
+  const child = spawn(process.execPath, ['server/server.ts'], {
+    env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, LOG_LEVEL: 'warn', ADDRESS_LIMIT_FACTOR: '50', APP_DIR: path.join(dataDir, 'no-app') },
+    stdio: ['ignore', 'inherit', 'inherit'],
+  });
+  try {
+    await waitFor(`${base}/api/health`, child);
+    const idle = rssOf(child.pid!);
+    // A sender with a verified enterprise and the file registered.
+    const sender = client(base);
+    const phone = `135${String(Date.now()).slice(-8)}`;
+    await sender.call('GET', `/api/v1/validation/public-code?phonenumber=${phone}&type=1`);
+    await sender.call('POST', '/api/v1/users/tokens', { phonenumber: phone, password: 'Passw0rdA', validation_code: await outboxCode(base, phone, 1), name: '基准' });
+    const first17 = '11010519900101123';
+    await sender.call('POST', '/api/v2/users/verified-token', { card_no: first17 + cardCheckChar(first17), name: '张三' });
+    const png = Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), randomBytes(32)]);
+    const uuid = `0x${createHash('sha256').update(png).digest('hex')}.png`;
+    const info = await sender.call('POST', '/api/v1/files/upload-request', { uuid });
+    const form = new FormData();
+    form.append('uuid', uuid);
+    form.append('file', new Blob([png]), 'licence.png');
+    await sender.call('POST', info.url, form);
+    await sender.call('GET', '/api/v1/validation/private-code?type=17');
+    const company = await sender.call('POST', '/api/v1/enterprises/legal-person', {
+      name: '基准测试有限公司',
+      license: '916100001234567890',
+      legal_person: '张三',
+      license_image_id: uuid,
+      validation_code: await outboxCode(base, phone, 17),
+    });
+    await sender.call('POST', '/api/v1/ledger/entries', { file_hash: identity, enterprise_name: company.name });
+
+    // Upload with tus, as the browser does.
+    const rss = sampleRss(child.pid!);
+    const t0 = performance.now();
+    await new Promise<void>((resolve, reject) => {
+      const upload = new tus.Upload(fs.createReadStream(file), {
+        endpoint: `${base}/api/v1/storage/uploads`,
+        chunkSize: 64 * MIB,
+        uploadSize: SIZE,
+        headers: { cookie: sender.cookie() },
+        metadata: { identity, filename: 'bench.bin' },
+        retryDelays: [],
+        onSuccess: () => resolve(),
+        onError: reject,
+      });
+      upload.start();
+    });
+    const uploadMs = performance.now() - t0;
+    const uploadPeak = rss.stop();
+
+    // Download through the disclosure link: sender code, receiver code, accept, link.
+    await sender.call('GET', '/api/v2/disclosures/validation-code');
+    const receiverPhone = `158${String(Date.now()).slice(-8)}`;
+    const record = await sender.call('POST', '/api/v2/disclosures', {
+      hash: identity,
+      name: 'bench',
+      received_phone: receiverPhone,
+      store_name: 'bench',
+      type: 6,
+      store_forever: true,
+      validation_code: await outboxCode(base, phone, 19),
+    });
+    const receiver = client(base);
+    await receiver.call('POST', `/api/v2/disclosures/records/${record.disclosure_id}/validation-code`);
+    await receiver.call('PUT', '/api/v2/disclosures/check-identify', { disclosure_id: record.disclosure_id, validation_code: await outboxCode(base, receiverPhone, 8) });
+    await receiver.call('PUT', `/api/v2/disclosures/receive/${record.disclosure_id}`);
+    const { file_link: link } = await receiver.call('GET', `/api/v2/disclosures/records/${record.disclosure_id}/file-link`);
+    const rssDown = sampleRss(child.pid!);
+    const t1 = performance.now();
+    const { bytes, sha256 } = await download(`${base}${link}`, receiver.cookie());
+    const downloadMs = performance.now() - t1;
+    const downloadPeak = rssDown.stop();
+    if (bytes !== SIZE || `0x${sha256}.bin` !== identity) throw new Error('downloaded bytes differ from the upload');
+    return { uploadMs, downloadMs, idleRss: idle, uploadPeakRss: uploadPeak, downloadPeakRss: downloadPeak };
+  } finally {
+    child.kill('SIGTERM');
+    await new Promise((r) => child.once('exit', r));
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
+/** Streams a GET to nowhere, hashing it in the bench process (the check, not part of the server's cost). */
+async function download(url: string, cookie = ''): Promise<{ bytes: number; sha256: string }> {
+  return new Promise((resolve, reject) => {
+    http
+      .get(url, { headers: cookie ? { cookie } : {} }, (res) => {
+        if (res.statusCode !== 200) return reject(new Error(`GET ${url}: ${res.statusCode}`));
+        const hash = createHash('sha256');
+        let bytes = 0;
+        res.on('data', (c: Buffer) => {
+          bytes += c.length;
+          hash.update(c);
+        });
+        res.on('end', () => resolve({ bytes, sha256: hash.digest('hex') }));
+        res.on('error', reject);
+      })
+      .on('error', reject);
+  });
+}
+
+/** The baseline server: PUT → file, GET ← file, nothing else. Runs as a child (this file with --baseline-server). */
+async function runBaselineServer(dir: string, port: number) {
+  const target = path.join(dir, 'object');
+  http
+    .createServer((req, res) => {
+      if (req.method === 'PUT') {
+        pipeline(req, fs.createWriteStream(target)).then(
+          () => res.end('ok'),
+          () => res.destroy(),
+        );
+      } else if (req.method === 'GET' && req.url === '/object') {
+        res.writeHead(200, { 'content-length': fs.statSync(target).size });
+        fs.createReadStream(target, { highWaterMark: MIB }).pipe(res);
+      } else res.end('up');
+    })
+    .listen(port, '127.0.0.1');
+}
+
+async function benchBaseline(file: string) {
+  const port = await freePort();
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'provena-bench-baseline-'));
+  const child = spawn(process.execPath, [new URL(import.meta.url).pathname, '--baseline-server', dir, String(port)], { stdio: ['ignore', 'inherit', 'inherit'] });
+  try {
+    await waitFor(`http://127.0.0.1:${port}/`, child);
+    const idle = rssOf(child.pid!);
+    const rss = sampleRss(child.pid!);
+    const t0 = performance.now();
+    await new Promise<void>((resolve, reject) => {
+      const req = http.request(`http://127.0.0.1:${port}/object`, { method: 'PUT', headers: { 'content-length': SIZE } }, (res) => {
+        res.resume();
+        res.on('end', () => resolve());
+      });
+      req.on('error', reject);
+      fs.createReadStream(file, { highWaterMark: MIB }).pipe(req);
+    });
+    const uploadMs = performance.now() - t0;
+    const uploadPeak = rss.stop();
+    const rssDown = sampleRss(child.pid!);
+    const t1 = performance.now();
+    const { bytes } = await download(`http://127.0.0.1:${port}/object`);
+    const downloadMs = performance.now() - t1;
+    const downloadPeak = rssDown.stop();
+    if (bytes !== SIZE) throw new Error('baseline size differs');
+    return { uploadMs, downloadMs, idleRss: idle, uploadPeakRss: uploadPeak, downloadPeakRss: downloadPeak };
+  } finally {
+    child.kill('SIGTERM');
+    await new Promise((r) => child.once('exit', r));
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+if (args[0] === '--baseline-server') {
+  await runBaselineServer(args[1]!, Number(args[2]));
+} else {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'provena-bench-file-'));
+  const file = path.join(dir, 'bench.bin');
+  try {
+    console.log(`writing ${SIZE_MIB} MiB test file…`);
+    const identity = writeFile(file);
+    const mbps = (ms: number) => Number((SIZE / 1e6 / (ms / 1000)).toFixed(1));
+    const mib = (b: number) => Number((b / MIB).toFixed(1));
+    const rows: Array<Record<string, unknown>> = [];
+    const best = { ours: null as null | Awaited<ReturnType<typeof benchOurs>>, baseline: null as null | Awaited<ReturnType<typeof benchBaseline>> };
+    for (let r = 0; r < REPEATS; r++) {
+      // Alternate the order so that neither always meets a warm page cache first.
+      const order = r % 2 === 0 ? (['baseline', 'ours'] as const) : (['ours', 'baseline'] as const);
+      for (const which of order) {
+        const m = which === 'ours' ? await benchOurs(file, identity) : await benchBaseline(file);
+        rows.push({ engine: which, repeat: r + 1, upload_mb_s: mbps(m.uploadMs), download_mb_s: mbps(m.downloadMs), idle_rss_mib: mib(m.idleRss), upload_peak_rss_mib: mib(m.uploadPeakRss), download_peak_rss_mib: mib(m.downloadPeakRss) });
+        const prev = best[which];
+        if (!prev || m.uploadMs < prev.uploadMs) best[which] = { ...m, downloadMs: Math.min(m.downloadMs, prev?.downloadMs ?? Infinity) } as never;
+        else best[which] = { ...prev, downloadMs: Math.min(m.downloadMs, prev.downloadMs), uploadPeakRss: Math.max(prev.uploadPeakRss, m.uploadPeakRss) } as never;
+      }
+    }
+    console.table(rows);
+    const ours = best.ours!;
+    const growth = ours.uploadPeakRss - ours.idleRss;
+    const result = {
+      when: new Date().toISOString(),
+      mode: isQuick ? 'quick' : 'full',
+      size_mib: SIZE_MIB,
+      machine: { cpus: os.cpus().length, cpu: os.cpus()[0]?.model, node: process.version },
+      runs: rows,
+      best: {
+        ours: { upload_mb_s: mbps(ours.uploadMs), download_mb_s: mbps(ours.downloadMs), idle_rss_mib: mib(ours.idleRss), upload_peak_rss_mib: mib(ours.uploadPeakRss), rss_growth_mib: mib(growth) },
+        baseline: { upload_mb_s: mbps(best.baseline!.uploadMs), download_mb_s: mbps(best.baseline!.downloadMs), upload_peak_rss_mib: mib(best.baseline!.uploadPeakRss) },
+      },
+    };
+    console.log(JSON.stringify(result.best, null, 2));
+    fs.mkdirSync('bench/results', { recursive: true });
+    const out = `bench/results/upload-${result.mode}-${result.when.replace(/[:.]/g, '-')}.json`;
+    fs.writeFileSync(out, `${JSON.stringify(result, null, 2)}\n`);
+    console.log(`wrote ${out}`);
+    // Bounded memory: the server must not grow with the file (a whole-file buffer would add SIZE).
+    const limit = 256 * MIB;
+    if (growth > limit) {
+      console.error(`FAIL: server RSS grew by ${mib(growth)} MiB during a ${SIZE_MIB} MiB upload (limit ${mib(limit)} MiB)`);
+      process.exitCode = 1;
+    }
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+}
