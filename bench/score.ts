@@ -261,39 +261,48 @@ if (pgUrl) {
   url.searchParams.set('options', `-c search_path=${schema}`);
   databaseUrl = url.toString();
 }
-const { db, dialect } = await openDatabase({ databaseUrl, dataDir });
-const service = scoreService(db, dialect);
-const now = Date.now();
-const t0 = performance.now();
-const demo = await generateDemoData(scoreDb(db), dialect, { enterprises: demoCount, now });
-const generateMs = performance.now() - t0;
-const first = await service.recompute({ now });
-const nextWeek = now + 7 * 86_400_000;
-const incremental = await service.recompute({ now: nextWeek });
-const full = await service.recompute({ now: nextWeek, full: true });
-const demoRow = {
-  case: `demo set ${dialect}`,
-  enterprises: demo.enterprises,
-  repositories: demo.repositories,
-  developers: demo.developers,
-  contributions: demo.contributions,
-  generate_and_write_ms: Math.round(generateMs),
-  first_score_ms: first.ms,
-  enterprise_weeks: first.weeks,
-  weekly_incremental_ms: incremental.ms,
-  weekly_incremental_weeks: incremental.weeks,
-  baseline_full_recompute_ms: full.ms,
-  speedup: round(full.ms / incremental.ms, 2),
-  links: first.links,
+const dropSchema = async () => {
+  fs.rmSync(dataDir, { recursive: true, force: true });
+  if (pgUrl && schema) {
+    const c = new pg.Client({ connectionString: pgUrl });
+    await c.connect();
+    await c.query(`drop schema if exists ${schema} cascade`);
+    await c.end();
+  }
 };
-console.log(`demo set (${dialect}): ${demo.enterprises} enterprises written in ${demoRow.generate_and_write_ms} ms, first scoring ${first.ms} ms (${first.weeks} enterprise-weeks); next week incremental ${incremental.ms} ms vs full recompute ${full.ms} ms (×${demoRow.speedup})`);
-await db.destroy();
-fs.rmSync(dataDir, { recursive: true, force: true });
-if (pgUrl && schema) {
-  const c = new pg.Client({ connectionString: pgUrl });
-  await c.connect();
-  await c.query(`drop schema ${schema} cascade`);
-  await c.end();
+let demoRow: Record<string, unknown> = {};
+let opened: Awaited<ReturnType<typeof openDatabase>> | undefined;
+try {
+  opened = await openDatabase({ databaseUrl, dataDir });
+  const { db, dialect } = opened;
+  const service = scoreService(db, dialect);
+  const now = Date.now();
+  const t0 = performance.now();
+  const demo = await generateDemoData(scoreDb(db), dialect, { enterprises: demoCount, now });
+  const generateMs = performance.now() - t0;
+  const first = await service.recompute({ now });
+  const nextWeek = now + 7 * 86_400_000;
+  const incremental = await service.recompute({ now: nextWeek });
+  const full = await service.recompute({ now: nextWeek, full: true });
+  demoRow = {
+    case: `demo set ${dialect}`,
+    enterprises: demo.enterprises,
+    repositories: demo.repositories,
+    developers: demo.developers,
+    contributions: demo.contributions,
+    generate_and_write_ms: Math.round(generateMs),
+    first_score_ms: first.ms,
+    enterprise_weeks: first.weeks,
+    weekly_incremental_ms: incremental.ms,
+    weekly_incremental_weeks: incremental.weeks,
+    baseline_full_recompute_ms: full.ms,
+    speedup: round(full.ms / incremental.ms, 2),
+    links: first.links,
+  };
+  console.log(`demo set (${dialect}): ${demo.enterprises} enterprises written in ${demoRow.generate_and_write_ms} ms, first scoring ${first.ms} ms (${first.weeks} enterprise-weeks); next week incremental ${incremental.ms} ms vs full recompute ${full.ms} ms (×${demoRow.speedup})`);
+} finally {
+  await opened?.db.destroy();
+  await dropSchema();
 }
 
 const report = { when: new Date().toISOString(), node: process.version, cpus: os.cpus().length, cpu: os.cpus()[0]?.model, quick: isQuick, one_enterprise: results, demo: demoRow };
