@@ -23,7 +23,7 @@ export type DisclosureEvent = (typeof DISCLOSURE_EVENTS)[number];
 /** SMS types of this area beside §7's 8 (receiver code): the sender's confirmation code and the receiver's link message. */
 export const DISCLOSURE_SMS_TYPES = { receiverCode: 8, senderConfirm: 19, receiverLink: 20 } as const;
 
-/** Disclosure ids: 128 random bits in lowercase base32 (26 characters), not guessable. */
+/** Disclosure ids: 130 random bits in lowercase base32 (26 characters), not guessable. */
 export const DISCLOSURE_ID_PATTERN = /^[a-z2-7]{26}$/;
 
 /** §3 asset types, numbered in the order the spec lists them. */

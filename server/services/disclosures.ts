@@ -8,7 +8,7 @@ export type DisclosureRow = DisclosuresTable;
 
 const BASE32 = 'abcdefghijklmnopqrstuvwxyz234567';
 
-/** 128 random bits as 26 lowercase base32 characters: the id in the receiver's link. */
+/** 130 random bits as 26 lowercase base32 characters: the id in the receiver's link. */
 export function newDisclosureId(): string {
   const bytes = randomBytes(17);
   let out = '';

@@ -44,6 +44,7 @@ const SMS_TEXT: Record<number, string> = {
   16: '更换手机号验证码（新手机）',
   17: '企业法人认证验证码',
   18: '保险箱解锁验证码',
+  19: '文件披露确认验证码',
 };
 
 /** Per-address ceiling on codes sent, on top of the one-a-minute rule per phone and type. */

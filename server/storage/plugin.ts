@@ -9,7 +9,7 @@ declare module 'fastify' {
   }
 }
 
-/** Decorates the app with the file store; unfinished uploads older than the expiry are swept hourly. */
+/** Decorates the app with the file store; expired uploads, receiver sessions and links are swept hourly. */
 export default fp(async function storagePlugin(app) {
   const store = createFileStore({
     driver: driverFor(app.env.storage),
@@ -17,7 +17,14 @@ export default fp(async function storagePlugin(app) {
     stagingDir: path.join(app.env.dataDir, 'uploads'),
   });
   app.decorate('fileStore', store);
-  const sweep = () => void store.tus.deleteExpired().catch((error: unknown) => app.log.warn({ err: error }, 'upload sweep failed'));
+  // Unfinished uploads past their expiry, and receiver sessions and download links that have lapsed.
+  const sweep = () =>
+    void (async () => {
+      await store.tus.deleteExpired();
+      const now = Date.now();
+      await app.db.deleteFrom('disclosure_links').where('expires_at', '<', now).execute();
+      await app.db.deleteFrom('disclosure_sessions').where('expires_at', '<', now).execute();
+    })().catch((error: unknown) => app.log.warn({ err: error }, 'storage sweep failed'));
   const timer = setInterval(sweep, 60 * 60 * 1000);
   timer.unref();
   app.addHook('onReady', async () => sweep());
