@@ -22,7 +22,7 @@ type Exports = {
   linkPairs(): number;
   energy(): number;
   cellsUsed(): number;
-  configure(length: number, coefficient: number, gravity: number, theta: number, drag: number, dt: number): void;
+  configure(length: number, coefficient: number, gravity: number, theta: number, drag: number, dt: number, centering: number): void;
   computeForces(useTree: number): void;
   step(maxSpeed: number): number;
 };
@@ -37,6 +37,8 @@ export type LayoutPhysics = {
   timeStep: number;
   /** ngraph caps body speed at 1. */
   maxSpeed: number;
+  /** Pull towards the origin per unit of mass and distance; 0 (ngraph has none) leaves unlinked nodes adrift. */
+  centering: number;
 };
 
 export const DEFAULT_PHYSICS: LayoutPhysics = {
@@ -49,6 +51,7 @@ export const DEFAULT_PHYSICS: LayoutPhysics = {
   dragCoefficient: 0.9,
   timeStep: 0.5,
   maxSpeed: 1,
+  centering: 0,
 };
 
 /**
@@ -82,7 +85,7 @@ export function instantiateLayoutCore(module: WebAssembly.Module): LayoutCore {
   let count = 0;
   return {
     configure(p) {
-      x.configure(p.springLength, p.springCoefficient, p.gravity, p.theta, p.dragCoefficient, p.timeStep);
+      x.configure(p.springLength, p.springCoefficient, p.gravity, p.theta, p.dragCoefficient, p.timeStep, p.centering);
     },
     load(graph, positions) {
       const m = graph.links.length >> 1;

@@ -8,7 +8,7 @@ import { NotFoundPage } from '@/features/not-found/not-found-page.tsx';
 import { DashboardLayout } from './layouts/dashboard-layout.tsx';
 import { PublicLayout } from './layouts/public-layout.tsx';
 import { PageTitle } from './page-title.tsx';
-import { DASHBOARD_ROUTES, NOT_FOUND_TITLE, PUBLIC_ROUTES, type AppRoute } from './routes.tsx';
+import { DASHBOARD_ROUTES, NOT_FOUND_TITLE, PUBLIC_ROUTES, STANDALONE_ROUTES, type AppRoute } from './routes.tsx';
 import { RequireUser, useDefaultPagePath } from './guards.tsx';
 
 /** Loads the current user once; a token_invalid answer on an authenticated call logs the visitor out. */
@@ -65,6 +65,7 @@ export function App() {
     <>
       <ScrollReset />
       <Switch>
+        {renderRoutes(STANDALONE_ROUTES)}
         <Route path={/^\/dashboard(?:\/.*)?$/}>
           <RequireUser>
             {() => (

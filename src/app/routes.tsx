@@ -32,6 +32,8 @@ import { DisclosuresPage } from '@/features/disclosure/disclosures-page.tsx';
 import { DisclosureDetailPage } from '@/features/disclosure/disclosure-detail-page.tsx';
 import { ReceiptPage } from '@/features/disclosure/receipt-page.tsx';
 import { DISCLOSURE_LABELS } from '@/features/disclosure/disclosure-labels.ts';
+import { ActivateRoute, AssetsRoute, BigscreenRoute, ScoreRoute } from '@/features/map/map-routes.tsx';
+import { MAP_TITLES } from '@/features/map/map-titles.ts';
 import { RequireUser, SkipIfLoggedIn, useDefaultPagePath } from './guards.tsx';
 
 type Params = Record<string, string | undefined>;
@@ -109,6 +111,9 @@ export const PUBLIC_ROUTES: AppRoute[] = [
   { path: '/explorer/blocks/:height', title: msg`Block`, render: ({ height }) => <ExplorerBlockPage height={height ?? ''} /> },
   { path: '/explorer/entries/:dna', title: msg`Entry`, render: ({ dna }) => <ExplorerEntryPage dna={dna ?? ''} /> },
   { path: '/disclosures/:disclosureId', title: DISCLOSURE_LABELS.receipt, render: ({ disclosureId }) => <ReceiptPage key={disclosureId} disclosureId={disclosureId ?? ''} /> },
+  { path: '/assets', title: MAP_TITLES.assets, render: () => <AssetsRoute /> },
+  { path: '/assets-activate/:uuid', title: MAP_TITLES.activate, render: ({ uuid }) => <ActivateRoute key={uuid} uuid={uuid ?? ''} /> },
+  { path: '/assets/:uuid', title: MAP_TITLES.score, render: ({ uuid }) => <ScoreRoute key={uuid} uuid={uuid ?? ''} /> },
 ];
 
 /** Screens in the dashboard layout; all need a logged-in user. */
@@ -128,5 +133,8 @@ export const DASHBOARD_ROUTES: AppRoute[] = [
   { path: '/dashboard/vault/project/:projectId', title: VAULT_LABELS.project, render: ({ projectId }) => <RequireUser>{() => <VaultProjectPage key={projectId} projectId={projectId ?? ''} />}</RequireUser> },
   { path: '/dashboard/vault/log/:projectId', title: VAULT_LABELS.log, render: ({ projectId }) => <RequireUser>{() => <VaultLogPage key={projectId} projectId={projectId ?? ''} />}</RequireUser> },
 ];
+
+/** §2 standalone routes: full-page screens without the nav bar and footer. */
+export const STANDALONE_ROUTES: AppRoute[] = [{ path: '/bigscreen', title: MAP_TITLES.bigscreen, render: () => <BigscreenRoute /> }];
 
 export const NOT_FOUND_TITLE = msg`Page not found`;

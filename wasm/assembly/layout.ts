@@ -49,6 +49,9 @@ let gravity: f32 = -12;
 let theta2: f32 = 0.64;
 let dragCoefficient: f32 = 0.9;
 let timeStep: f32 = 0.5;
+// Pull towards the origin per unit of mass and distance (0 in ngraph): keeps nodes
+// without links from drifting off, which matters on a map with isolated enterprises.
+let centering: f32 = 0;
 
 let lastEnergy: f64 = 0;
 
@@ -109,7 +112,8 @@ export function cellsUsed(): i32 {
   return cellCount;
 }
 
-export function configure(length: f32, coefficient: f32, grav: f32, theta: f32, drag: f32, dt: f32): void {
+export function configure(length: f32, coefficient: f32, grav: f32, theta: f32, drag: f32, dt: f32, center: f32): void {
+  centering = center;
   springLength = length;
   springCoefficient = coefficient;
   gravity = grav;
@@ -402,9 +406,10 @@ export function step(maxSpeed: f32): f64 {
     const v = velPtr + <usize>(12 * i);
     const p = posPtr + <usize>(12 * i);
     let vx = load<f32>(v), vy = load<f32>(v, 4), vz = load<f32>(v, 8);
-    const fx = load<f32>(f) - drag * vx;
-    const fy = load<f32>(f, 4) - drag * vy;
-    const fz = load<f32>(f, 8) - drag * vz;
+    const pull = centering * massOf(i);
+    const fx = load<f32>(f) - drag * vx - pull * load<f32>(p);
+    const fy = load<f32>(f, 4) - drag * vy - pull * load<f32>(p, 4);
+    const fz = load<f32>(f, 8) - drag * vz - pull * load<f32>(p, 8);
     e += <f64>(fx * fx + fy * fy + fz * fz);
     const coeff = dt / massOf(i);
     vx += coeff * fx;

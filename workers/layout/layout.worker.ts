@@ -1,6 +1,6 @@
 /// <reference lib="webworker" />
 import { expose, transfer, type ProxyOrClone } from 'comlink';
-import { createLayout, instantiateLayoutCore, type Layout, type LayoutGraph, type LayoutProgress } from '../../wasm/layout.ts';
+import { createLayout, instantiateLayoutCore, type Layout, type LayoutGraph, type LayoutPhysics, type LayoutProgress } from '../../wasm/layout.ts';
 import layoutUrl from '../../wasm/build/layout.wasm?url';
 import { readCachedPositions, writeCachedPositions } from './position-cache.ts';
 
@@ -23,6 +23,9 @@ export type LayoutRunOptions = {
   /** Time per slice before a frame is sent (ms). */
   sliceMs?: number;
   seed?: number;
+  /** Starting positions (e.g. the previous week's graph): used when there is no cached layout. */
+  initial?: Float32Array | null;
+  physics?: Partial<LayoutPhysics>;
 };
 
 let run = 0;
@@ -40,9 +43,9 @@ export const api = {
   async start(graph: LayoutGraph, options: LayoutRunOptions, onFrame: ProxyOrClone<(frame: LayoutFrame) => void>): Promise<LayoutProgress | null> {
     const id = ++run;
     const module = await loadModule();
-    const cached = options.cacheKey ? await readCachedPositions(options.cacheKey, graph.count) : null;
+    const cached = (options.cacheKey ? await readCachedPositions(options.cacheKey, graph.count) : null) ?? options.initial ?? null;
     if (id !== run) return null;
-    const layout = createLayout(instantiateLayoutCore(module), graph, { initial: cached, seed: options.seed });
+    const layout = createLayout(instantiateLayoutCore(module), graph, { initial: cached, seed: options.seed, physics: options.physics });
     current = layout;
     const isWarm = Boolean(cached);
     if (cached) {
