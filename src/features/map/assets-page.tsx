@@ -1,4 +1,4 @@
-import { useRef, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { Alert, Anchor, Badge, Button, CloseButton, Group, Loader, Stack, Text, TextInput } from '@mantine/core';
 import { IconSearch } from '@tabler/icons-react';
 import { Trans, useLingui } from '@lingui/react/macro';
@@ -21,7 +21,10 @@ export function AssetsPage() {
   const [isNotFound, setIsNotFound] = useState(false);
   const [selected, setSelected] = useState(-1);
   const [layout, setLayout] = useState<{ isSettled: boolean; isWarm: boolean } | null>(null);
-  const [litCount, setLitCount] = useState<number | null>(null);
+  const [lit, setLit] = useState(0);
+  useEffect(() => {
+    if (metric) setLit(metric.activated.reduce((sum, a) => sum + a, 0));
+  }, [metric]);
   // Enter on the same text again moves on to the next match.
   const matches = useRef<{ text: string; hits: number[]; at: number }>({ text: '', hits: [], at: 0 });
 
@@ -32,11 +35,10 @@ export function AssetsPage() {
     },
     light: (index) => {
       mapRef.current?.light(index);
-      setLitCount((n) => (n === null ? null : n + 1));
+      setLit((n) => n + 1);
     },
   });
 
-  const lit = litCount ?? (metric ? metric.activated.reduce((sum, a) => sum + a, 0) : 0);
 
   function onSearch() {
     if (!metric) return;

@@ -66,6 +66,7 @@ export class GraphScene {
   private frameRequest = 0;
   private flight: { from: THREE.Vector3; fromTarget: THREE.Vector3; to: THREE.Vector3; toTarget: THREE.Vector3; start: number; ms: number } | null = null;
   private hasUserMoved = false;
+  private isCompiled = false;
   private markedNode = -1;
   private readonly resizeObserver: ResizeObserver;
   /** Called after every rendered frame (labels follow their node here). */
@@ -78,6 +79,9 @@ export class GraphScene {
     this.renderer = new THREE.WebGLRenderer({ antialias: true, powerPreference: 'high-performance' });
     this.renderer.setPixelRatio(Math.min(window.devicePixelRatio || 1, 2));
     this.renderer.setClearColor(new THREE.Color(options.background), 1);
+    // Shader status queries are synchronous round trips to the GPU process (over 100 ms
+    // each with software GL); programs are compiled asynchronously instead (see setGraph).
+    this.renderer.debug.checkShaderErrors = import.meta.env.DEV;
     this.renderer.domElement.style.display = 'block';
     this.renderer.domElement.style.touchAction = 'none';
     container.appendChild(this.renderer.domElement);
@@ -138,6 +142,18 @@ export class GraphScene {
     this.lines.frustumCulled = false;
     this.scene.add(this.lines);
     this.scene.add(this.points);
+    if (!this.isCompiled) {
+      // Compile the programs in parallel (KHR_parallel_shader_compile) before the first
+      // frame, so that no frame blocks the page on a shader compile.
+      this.renderer
+        .compileAsync(this.scene, this.camera)
+        .catch((error: unknown) => console.warn('shader pre-compile failed', error))
+        .finally(() => {
+          this.isCompiled = true;
+          this.invalidate();
+        });
+      return;
+    }
     this.invalidate();
   }
 
@@ -195,7 +211,9 @@ export class GraphScene {
     const d = new Float32Array(this.count);
     for (let i = 0; i < this.count; i++) d[i] = Math.hypot(p[3 * i] - cx, p[3 * i + 1] - cy, p[3 * i + 2] - cz);
     d.sort();
-    const radius = Math.max(20, d[Math.floor(0.98 * (this.count - 1))] + (this.sizes[0] ?? 0));
+    let biggest = 0;
+    for (let i = 0; i < this.count; i++) biggest = Math.max(biggest, this.sizes[i]);
+    const radius = Math.max(20, d[Math.floor(0.98 * (this.count - 1))] + biggest);
     const fov = (this.camera.fov * Math.PI) / 180;
     const fit = Math.min(fov, 2 * Math.atan(Math.tan(fov / 2) * this.camera.aspect));
     const distance = radius / Math.sin(fit / 2);
@@ -293,6 +311,7 @@ export class GraphScene {
 
   private frame(): void {
     this.frameRequest = 0;
+    if (!this.isCompiled) return;
     const started = performance.now();
     let isMoving = this.controls.autoRotate;
     if (this.flight) {

@@ -35,7 +35,7 @@ export function ScoreChart({ x, series, isTime = true, height = 180, marker = nu
       legend: { show: true, live: true },
       cursor: { drag: { x: false, y: false } },
       axes: [
-        { stroke: '#7b8794', grid: { stroke: 'rgba(120,130,150,0.15)' }, size: 36 },
+        { stroke: '#7b8794', grid: { stroke: 'rgba(120,130,150,0.15)' }, size: 48 },
         { stroke: '#7b8794', grid: { stroke: 'rgba(120,130,150,0.15)' }, size: 56, values: formatY ? (_u, values) => values.map((v) => formatY(v)) : undefined },
       ],
       series: [{}, ...series.map((s) => ({ label: s.label, stroke: s.color, width: 2, fill: s.fill, points: { show: x.length <= 60, size: 4 } }))],

@@ -209,7 +209,7 @@ export function ScorePage({ uuid }: { uuid: string }) {
                 setIsRotating(true);
                 setStep(v);
               }}
-              aria-label={t`Week`}
+              thumbLabel={t`Week`}
               data-testid="score-slider"
             />
             <Switch checked={isRotating} onChange={(e) => setIsRotating(e.currentTarget.checked)} label={t`Rotate`} data-testid="rotate-toggle" />

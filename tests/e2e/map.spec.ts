@@ -1,0 +1,162 @@
+import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
+import { screenshot, tr, useLocale, type Locale } from './support.ts';
+
+/**
+ * Issue 8's browser story on the e2e server's demo enterprises (E2E_DEMO_ENTERPRISES):
+ * the asset map shows and its main thread stays free of long tasks while the layout
+ * runs; search flies to an enterprise, or says not found; lighting an enterprise on
+ * /assets-activate/:uuid lights its node live on an open map and on /bigscreen; a score
+ * page plays its timeline with every chart and table.
+ */
+
+// WebGL in headless Chromium: SwiftShader (software), with the GPU process allowed.
+test.use({
+  launchOptions: {
+    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+    args: ['--no-sandbox', '--use-angle=swiftshader', '--enable-unsafe-swiftshader', '--ignore-gpu-blocklist', '--disable-background-networking', '--no-first-run'],
+  },
+});
+
+type Columns = { count: number; uuid: string[]; name: string[]; activated: number[]; capital: number[]; links: number[] };
+
+async function metric(request: APIRequestContext): Promise<Columns> {
+  const res = await request.get('/score-api/v1/metric?format=columnar');
+  expect(res.status()).toBe(200);
+  return ((await res.json()) as { data: Columns }).data;
+}
+
+/** Records main-thread long tasks (PerformanceObserver "longtask") from page start. */
+async function watchLongTasks(page: Page): Promise<void> {
+  await page.addInitScript(() => {
+    const w = window as unknown as { __longTasks: Array<{ start: number; duration: number }> };
+    w.__longTasks = [];
+    new PerformanceObserver((list) => {
+      for (const e of list.getEntries()) w.__longTasks.push({ start: e.startTime, duration: e.duration });
+    }).observe({ type: 'longtask', buffered: true });
+  });
+}
+
+async function longTasksSince(page: Page, since: number): Promise<Array<{ start: number; duration: number }>> {
+  return page.evaluate((t) => (window as unknown as { __longTasks: Array<{ start: number; duration: number }> }).__longTasks.filter((e) => e.start >= t), since);
+}
+
+async function openMap(page: Page, locale: Locale): Promise<void> {
+  await useLocale(page, locale);
+  await page.goto('/assets');
+  await expect(page.getByTestId('asset-map-canvas').locator('canvas')).toBeVisible({ timeout: 20_000 });
+}
+
+test('map: layout in the worker without long tasks, search flies to an enterprise, not found otherwise', async ({ page, request }) => {
+  const data = await metric(request);
+  expect(data.count).toBeGreaterThan(50);
+  await watchLongTasks(page);
+  await openMap(page, 'zh');
+  const mapShownAt = await page.evaluate(() => performance.now());
+  await expect(page.getByTestId('layout-status')).toHaveAttribute('data-settled', 'true', { timeout: 45_000 });
+  await expect(page.getByTestId('layout-status')).toHaveText(tr('zh', 'Layout settled'));
+
+  // A click on the dense middle of the map picks a node (CPU ray test) and names it.
+  const box = (await page.getByTestId('asset-map-canvas').boundingBox())!;
+  await page.mouse.click(box.x + box.width / 2, box.y + box.height / 2);
+  await expect(page.getByTestId('asset-map-label')).toBeVisible({ timeout: 5000 });
+  expect(data.name).toContain(await page.getByTestId('asset-map-label').textContent());
+
+  // Search: part of a name, Enter; the camera flies there and names it.
+  const target = data.name.findIndex((n) => n.length >= 6 && data.name.filter((m) => m.includes(n.slice(0, 6))).length === 1);
+  const name = data.name[target];
+  const search = page.getByPlaceholder(tr('zh', 'enter enterprise name, press Enter'));
+  await search.fill(name.slice(0, 6));
+  await search.press('Enter');
+  await expect(page.getByTestId('asset-map-label')).toHaveText(name);
+  await expect(page.getByTestId('asset-map-label')).toBeVisible();
+  await page.waitForTimeout(1300); // the flight
+  await screenshot(page, 'map-search-zh');
+
+  await search.fill('没有这家企业 zzz');
+  await search.press('Enter');
+  await expect(page.getByRole('alert')).toContainText(tr('zh', 'Not found'));
+
+
+  const long = await longTasksSince(page, mapShownAt);
+  expect(long, `main-thread tasks over 50 ms after the map appeared: ${JSON.stringify(long)}`).toEqual([]);
+});
+
+test('activation lights the node live on an open map and on the bigscreen', async ({ page, context, request }) => {
+  const data = await metric(request);
+  const index = data.activated.findIndex((a, i) => a === 0 && data.name[i].length > 3);
+  const { uuid, name } = { uuid: data.uuid[index], name: data.name[index] };
+
+  await openMap(page, 'en');
+  const litBefore = Number((await page.getByTestId('lit-count').textContent())!.replace(/\D/g, ''));
+  const wall = await context.newPage();
+  await wall.setViewportSize({ width: 1920, height: 1080 });
+  await wall.goto('/bigscreen');
+  await expect(wall.getByTestId('wall-lit')).toHaveText(String(litBefore), { timeout: 20_000 });
+  await expect(wall.locator('nav, footer')).toHaveCount(0);
+
+  const activate = await context.newPage();
+  await activate.goto(`/assets-activate/${uuid}`);
+  await expect(activate.getByTestId('activate-name')).toHaveText(name);
+  await expect(activate.getByTestId('light-up')).toHaveText('Light up');
+  await activate.getByTestId('light-up').click();
+  await expect(activate.getByTestId('light-up')).toHaveText('Lit');
+  await expect(activate.getByTestId('light-up')).toBeDisabled();
+  await screenshot(activate, 'map-activate-en');
+
+  // §4: within a 2 s poll the map focuses it, 2 s later it is lit.
+  await expect(page.getByTestId('asset-map-label')).toHaveText(name, { timeout: 6000 });
+  await expect(page.getByTestId('lit-count')).toHaveText(`${litBefore + 1} lit`, { timeout: 6000 });
+  await screenshot(page, 'map-lit-en');
+  await expect(wall.getByTestId('wall-lit')).toHaveText(String(litBefore + 1), { timeout: 8000 });
+  await expect(wall.getByTestId('wall-feed')).toContainText(name);
+  await screenshot(wall, 'bigscreen-en');
+
+  // Lit stays lit for the next visitor.
+  await activate.reload();
+  await expect(activate.getByTestId('light-up')).toHaveText('Lit');
+});
+
+test('score page plays its timeline with every chart and table', async ({ page, request }) => {
+  const data = await metric(request);
+  let best = 0;
+  for (let i = 1; i < data.count; i++) if (data.capital[i] > data.capital[best]) best = i;
+  await useLocale(page, 'ja');
+  await page.goto(`/assets/${data.uuid[best]}`);
+  await expect(page.getByTestId('score-name')).toHaveText(data.name[best]);
+  for (const chart of ['capital', 'amount', 'flow', 'density', 'centralization', 'quality']) {
+    await expect(page.getByTestId(`chart-${chart}`).locator('canvas')).toBeVisible();
+  }
+  for (const table of ['holes', 'communities', 'bridges']) await expect(page.getByTestId(`table-${table}`)).toBeVisible();
+  await expect(page.getByTestId('table-holes').locator('tbody tr').first()).toBeVisible();
+  await expect(page.getByTestId('table-communities').locator('tbody tr').first()).toBeVisible();
+
+  // Playback: auto-advances once each week's layout settles.
+  const firstWeek = await page.getByTestId('score-week').textContent();
+  await expect(page.getByTestId('score-week')).not.toHaveText(firstWeek ?? '', { timeout: 20_000 });
+  await screenshot(page, 'score-ja');
+
+  // Moving the slider by hand pauses and starts rotation (§4).
+  await expect(page.getByTestId('play-toggle')).toHaveAttribute('data-playing', 'true');
+  const slider = page.getByRole('slider', { name: tr('ja', 'Week') });
+  await slider.focus();
+  await slider.press('Home');
+  await expect(page.getByTestId('play-toggle')).toHaveAttribute('data-playing', 'false');
+  await expect(page.getByTestId('rotate-toggle')).toBeChecked();
+  // Range: 2 years reloads the snapshots.
+  await page.getByText(tr('ja', '2 years'), { exact: true }).click();
+  await expect(page.getByTestId('score-week')).not.toHaveText('—');
+});
+
+test('map and score at phone width @mobile', async ({ page, request }, testInfo) => {
+  test.skip(testInfo.project.name !== 'mobile', 'phone layout only');
+  const data = await metric(request);
+  await openMap(page, 'zh');
+  await expect(page.getByPlaceholder(tr('zh', 'enter enterprise name, press Enter'))).toBeVisible();
+  await screenshot(page, 'map-mobile-zh');
+  await page.goto(`/assets/${data.uuid[0]}`);
+  await expect(page.getByTestId('score-name')).toBeVisible();
+  await expect(page.getByTestId('chart-capital').locator('canvas')).toBeVisible();
+  const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+  expect(overflow).toBeLessThanOrEqual(1);
+  await screenshot(page, 'score-mobile-zh');
+});
