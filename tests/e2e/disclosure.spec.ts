@@ -136,7 +136,7 @@ async function discloseByApi(sender: Person, hash: string, extra: Record<string,
 }
 
 test.describe('file disclosure', () => {
-  test('sender stores a 1 GiB generated file (resumed after a reload), discloses it; the receiver on a phone verifies, accepts and downloads the same bytes; revoked, expired, guessed and reused links get nothing', async ({ browser }) => {
+  test('sender stores a 1 GiB generated file (resumed after a reload, through a network drop), discloses it; the receiver on a phone verifies, accepts and downloads the same bytes; revoked, expired, guessed and reused links get nothing', async ({ browser }) => {
     test.setTimeout(480_000);
     const L = (s: string) => tr('en', s);
     const owner = await person(browser, 'en', '张三');
@@ -161,7 +161,13 @@ test.describe('file disclosure', () => {
     const resumed = page.getByTestId('resumed-from');
     await expect(resumed).toBeVisible({ timeout: 120_000 });
     expect(Number(await resumed.getAttribute('data-offset'))).toBeGreaterThan(FILE_MIB * MIB * 0.2);
+    // The network drops for two seconds past 60 %: the upload retries and goes on by itself.
+    await expect.poll(async () => Number(await store.getAttribute('data-bytes')), { timeout: 120_000, intervals: [100] }).toBeGreaterThan(FILE_MIB * MIB * 0.6);
+    await owner.context.setOffline(true);
+    await page.waitForTimeout(2000);
+    await owner.context.setOffline(false);
     await expect(page.getByTestId('store-done')).toBeVisible({ timeout: 240_000 });
+    expect(Number(await store.getAttribute('data-retries'))).toBeGreaterThan(0);
 
     // Disclose through the form, confirmed with the sender's own code.
     await page.getByTestId('new-disclosure').click();

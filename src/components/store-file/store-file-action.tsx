@@ -52,6 +52,8 @@ export function StoreFileAction({ expectedIdentity, onStored, label }: Props) {
   const [stored, setStored] = useState<StoredState | null>(null);
   const hashAbort = useRef<AbortController | null>(null);
   const uploadRef = useRef<tus.Upload | null>(null);
+  /** Requests retried after a dropped connection during this upload (shown to tests as data-retries). */
+  const [retries, setRetries] = useState(0);
 
   useEffect(() => {
     if (!expectedIdentity) return;
@@ -128,7 +130,9 @@ export function StoreFileAction({ expectedIdentity, onStored, label }: Props) {
       removeFingerprintOnSuccess: true,
       onShouldRetry: (error) => {
         const status = (error as tus.DetailedError).originalResponse?.getStatus() ?? 0;
-        return status === 0 || status >= 500 || status === 409 || status === 423;
+        const isRetried = status === 0 || status >= 500 || status === 409 || status === 423;
+        if (isRetried) setRetries((n) => n + 1);
+        return isRetried;
       },
       onProgress: (sent, total) => {
         if (baseline === null) baseline = sent;
@@ -184,7 +188,7 @@ export function StoreFileAction({ expectedIdentity, onStored, label }: Props) {
   // With a registered file to match, a stored file replaces the button; otherwise another file may follow.
   const isStored = Boolean(expectedIdentity) && (stored?.is_stored === true || phase.kind === 'done');
   return (
-    <Stack gap="sm" data-testid="store-file" data-phase={phase.kind} data-bytes={phase.kind === 'uploading' || phase.kind === 'hashing' ? phase.progress.bytes : undefined}>
+    <Stack gap="sm" data-testid="store-file" data-phase={phase.kind} data-bytes={phase.kind === 'uploading' || phase.kind === 'hashing' ? phase.progress.bytes : undefined} data-retries={retries}>
       <Group gap="sm" wrap="wrap">
         {isStored ? (
           <Badge color="teal" variant="light" tt="none" size="lg" leftSection={<IconCloudCheck size={14} />} data-testid="stored-badge">
