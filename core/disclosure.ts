@@ -65,7 +65,8 @@ export type DisclosurePublicDto = {
   step: number;
 };
 
-export type DisclosureEventDto = { kind: DisclosureEvent; at: number };
+/** `receipt_dna`: on a download, the ledger entry that records the receipt. */
+export type DisclosureEventDto = { kind: DisclosureEvent; at: number; receipt_dna?: string };
 
 /** The sender's view: everything, with the history. */
 export type DisclosureRecordDto = {

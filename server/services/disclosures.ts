@@ -63,7 +63,7 @@ export async function advanceStatus(db: Kysely<Database>, id: string, status: nu
 
 export async function toRecordDto(db: Db, row: DisclosureRow): Promise<DisclosureRecordDto> {
   const [events, file, sender] = await Promise.all([
-    db.selectFrom('disclosure_events').select(['kind', 'at']).where('disclosure_id', '=', row.id).orderBy('id').execute(),
+    db.selectFrom('disclosure_events').select(['kind', 'at', 'detail']).where('disclosure_id', '=', row.id).orderBy('id').execute(),
     db.selectFrom('stored_files').select('size').where('id', '=', row.file_id).executeTakeFirst(),
     db.selectFrom('users').select(['name', 'real_name']).where('id', '=', row.sender_user_id).executeTakeFirst(),
   ]);
@@ -80,7 +80,10 @@ export async function toRecordDto(db: Db, row: DisclosureRow): Promise<Disclosur
     created_at: Number(row.created_at),
     size: Number(file?.size ?? 0),
     sender_name: sender?.real_name || sender?.name || '',
-    events: events.map((e) => ({ kind: e.kind as DisclosureEvent, at: Number(e.at) })),
+    events: events.map((e) => {
+      const dna = e.kind === 'downloaded' ? /^receipt (\S+)$/.exec(e.detail ?? '')?.[1] : undefined;
+      return { kind: e.kind as DisclosureEvent, at: Number(e.at), ...(dna ? { receipt_dna: dna } : {}) };
+    }),
   };
 }
 

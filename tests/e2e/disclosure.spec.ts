@@ -164,10 +164,12 @@ test.describe('file disclosure', () => {
     // The network drops for two seconds past 60 %: the upload retries and goes on by itself.
     await expect.poll(async () => Number(await store.getAttribute('data-bytes')), { timeout: 120_000, intervals: [100] }).toBeGreaterThan(FILE_MIB * MIB * 0.6);
     await owner.context.setOffline(true);
+    // Small runs (E2E_DISCLOSURE_MIB) may finish before the drop; 1 GiB always has some 400 MB to go.
+    const isDropMidway = (await store.getAttribute('data-phase')) === 'uploading';
     await page.waitForTimeout(2000);
     await owner.context.setOffline(false);
     await expect(page.getByTestId('store-done')).toBeVisible({ timeout: 240_000 });
-    expect(Number(await store.getAttribute('data-retries'))).toBeGreaterThan(0);
+    if (isDropMidway || FILE_MIB >= 1024) expect(Number(await store.getAttribute('data-retries'))).toBeGreaterThan(0);
 
     // Disclose through the form, confirmed with the sender's own code.
     await page.getByTestId('new-disclosure').click();
@@ -221,6 +223,7 @@ test.describe('file disclosure', () => {
     const saved = await download.path();
     expect(`0x${await sha256OfFile(saved)}.bin`).toBe(identity);
     const fileLink = await phone.getByTestId('receipt-downloading').getAttribute('data-link');
+    await screenshot(phone, 'disclosure-receipt-downloaded-mobile-en');
     expect(fileLink).toMatch(/^\/api\/v2\/disclosures\/files\//);
     await download.delete();
 
@@ -239,6 +242,7 @@ test.describe('file disclosure', () => {
       await expect(page.getByTestId('disclosure-events').locator(`[data-event="${kind}"]`).first()).toBeVisible();
     }
     await expect(page.getByTestId('disclosure-status')).toHaveAttribute('data-status', '4');
+    await expect(page.getByTestId('receipt-entry')).toHaveAttribute('href', /^\/explorer\/entries\//);
 
     // Revoked (by the owner, in the detail page) and expired disclosures show the expired result.
     const admin = await person(browser, 'en', '李四');

@@ -132,6 +132,7 @@ describe('disclosures', () => {
     const detail = await h.request({ method: 'GET', url: `/api/v2/disclosures/records/${id}`, cookie: owner.cookie });
     expect(detail.json().data.record.events.map((e: { kind: string }) => e.kind)).toEqual(['sent', 'identity_verified', 'agreement_accepted', 'identity_verified', 'agreement_accepted', 'downloaded']);
     expect(detail.json().data.disclosure_status).toBe(4);
+    expect(detail.json().data.record.events.at(-1).receipt_dna).toBe(receipt.dna);
   });
 
   it('revoked and expired disclosures are dead (status above 4): no code, no link, old links stop working', async () => {

@@ -151,6 +151,11 @@ export function DisclosureDetailPage({ disclosureId }: { disclosureId: string })
                 <Text size="xs" c="dimmed">
                   {when(e.at)}
                 </Text>
+                {e.receipt_dna && (
+                  <Anchor component={Link} href={`/explorer/entries/${e.receipt_dna}`} size="xs" ff="monospace" data-testid="receipt-entry">
+                    {t`Receipt on the ledger: ${e.receipt_dna}`}
+                  </Anchor>
+                )}
               </Timeline.Item>
             ))}
           </Timeline>
