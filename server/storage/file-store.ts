@@ -16,6 +16,7 @@ import {
   openChunk,
   openStream,
   sealChunk,
+  sealChunkParts,
 } from './sealed.ts';
 
 /**
@@ -48,6 +49,11 @@ export type UploadMeta = {
 };
 
 export class HashMismatchError extends Error {}
+class DiskError extends Error {
+  constructor(cause: unknown) {
+    super('disk write failed', { cause });
+  }
+}
 
 export type FileStore = {
   driver: ObjectDriver;
@@ -246,8 +252,9 @@ export class StagingStore extends DataStore {
     let position = SEALED_HEADER_BYTES + meta.chunks * sealedChunk;
     // Anything past the last committed chunk is from a request that failed: drop it.
     await handle.truncate(position);
-    let pending: Buffer[] = [await this.readTail(meta)];
-    let pendingBytes = pending[0]!.length;
+    // One reused chunk buffer: pieces are copied in once, sealed when full and more follows.
+    const chunk = Buffer.allocUnsafe(meta.chunkBytes);
+    let fill = (await this.readTail(meta)).copy(chunk, 0);
     let received = meta.offset;
     let chunks = meta.chunks;
     let streamError: unknown = null;
@@ -257,30 +264,34 @@ export class StagingStore extends DataStore {
           if (received + piece.length > meta.size) throw ERRORS.ERR_SIZE_EXCEEDED;
           hasher.update(piece);
           received += piece.length;
-          pending.push(piece);
-          pendingBytes += piece.length;
-          // Keep the last chunk back until more follows: only the final chunk is sealed as last.
-          if (pendingBytes > meta.chunkBytes) {
-            const all = Buffer.concat(pending);
-            let at = 0;
-            const sealedParts: Buffer[] = [];
-            while (all.length - at > meta.chunkBytes) {
-              sealedParts.push(sealChunk(key, chunks, all.subarray(at, at + meta.chunkBytes), false));
+          let at = 0;
+          while (at < piece.length) {
+            // Keep a full chunk back until more follows: only the final chunk is sealed as last.
+            if (fill === meta.chunkBytes) {
+              const [body, tag] = sealChunkParts(key, chunks, chunk, false);
+              try {
+                await handle.writev([body, tag], position);
+              } catch (error) {
+                throw new DiskError(error);
+              }
+              position += body.length + tag.length;
               chunks += 1;
-              at += meta.chunkBytes;
+              fill = 0;
             }
-            const out = sealedParts.length === 1 ? sealedParts[0]! : Buffer.concat(sealedParts);
-            await handle.write(out, 0, out.length, position);
-            position += out.length;
-            pending = [all.subarray(at)];
-            pendingBytes = all.length - at;
+            const n = Math.min(meta.chunkBytes - fill, piece.length - at);
+            piece.copy(chunk, fill, at, at + n);
+            fill += n;
+            at += n;
           }
         }
       } catch (error) {
-        if (error === ERRORS.ERR_SIZE_EXCEEDED || (error as NodeJS.ErrnoException)?.code?.startsWith?.('E')) throw error;
+        // A failed disk write or an oversized body keeps nothing of this request; a client
+        // that went away (reload, lost network) keeps everything that arrived.
+        if (error === ERRORS.ERR_SIZE_EXCEEDED) throw error;
+        if (error instanceof DiskError) throw error.cause;
         streamError = error;
       }
-      await this.writeTail(meta, Buffer.concat(pending));
+      await this.writeTail(meta, chunk.subarray(0, fill));
       await this.writeMeta({ ...meta, offset: received, chunks });
       this.hashes.set(id, { hash: hasher, offset: received });
     } finally {

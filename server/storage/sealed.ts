@@ -55,13 +55,18 @@ function nonce(index: number): Buffer {
   return n;
 }
 
-/** Seals chunk `index` (ciphertext followed by its tag). */
-export function sealChunk(key: Buffer, index: number, plain: Uint8Array, isLast: boolean): Buffer {
+/** Seals chunk `index`: its ciphertext and tag, to be written one after the other. */
+export function sealChunkParts(key: Buffer, index: number, plain: Uint8Array, isLast: boolean): [Buffer, Buffer] {
   const cipher = createCipheriv('aes-256-gcm', key, nonce(index));
   cipher.setAAD(Buffer.from([isLast ? 1 : 0]));
   const body = cipher.update(plain);
   cipher.final();
-  return Buffer.concat([body, cipher.getAuthTag()]);
+  return [body, cipher.getAuthTag()];
+}
+
+/** Seals chunk `index` (ciphertext followed by its tag). */
+export function sealChunk(key: Buffer, index: number, plain: Uint8Array, isLast: boolean): Buffer {
+  return Buffer.concat(sealChunkParts(key, index, plain, isLast));
 }
 
 export function openChunk(key: Buffer, index: number, sealed: Buffer, isLast: boolean): Buffer {
