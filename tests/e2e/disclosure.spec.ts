@@ -135,6 +135,10 @@ async function discloseByApi(sender: Person, hash: string, extra: Record<string,
   return record.disclosure_id as string;
 }
 
+const generatedDir = path.join(os.tmpdir(), `provena-e2e-disclosure-${process.pid}`);
+// The generated file is 1 GiB: never leave it behind, whatever the outcome.
+test.afterAll(() => fs.rmSync(generatedDir, { recursive: true, force: true }));
+
 test.describe('file disclosure', () => {
   test('sender stores a 1 GiB generated file (resumed after a reload, through a network drop), discloses it; the receiver on a phone verifies, accepts and downloads the same bytes; revoked, expired, guessed and reused links get nothing', async ({ browser }) => {
     test.setTimeout(480_000);
@@ -143,7 +147,7 @@ test.describe('file disclosure', () => {
     const company = await createEnterprise(owner);
     const seed = 20261122;
     const identity = identityOfGenerated(FILE_MIB, seed);
-    const generated = path.join(os.tmpdir(), `provena-e2e-disclosure-${process.pid}`, 'design-archive.bin');
+    const generated = path.join(generatedDir, 'design-archive.bin');
     fs.mkdirSync(path.dirname(generated), { recursive: true });
     writeGenerated(generated, FILE_MIB, seed);
     test.info().attach('generated', { body: `${FILE_MIB} MiB at ${generated}` }).catch(() => undefined);
@@ -266,7 +270,6 @@ test.describe('file disclosure', () => {
     await screenshot(strangerPage, 'disclosure-receipt-expired-desktop-en');
     expect(disclosureId).toHaveLength(26);
     await Promise.all([receiverContext.close(), stranger.close(), admin.context.close(), owner.context.close()]);
-    fs.rmSync(path.dirname(generated), { recursive: true, force: true });
   });
 });
 
