@@ -124,32 +124,37 @@ export function sealStream(master: Buffer, chunkBytes = DEFAULT_CHUNK_BYTES): Tr
 
 /** Sealed object → plaintext, streaming; fails on any altered, reordered or missing chunk. */
 export function openStream(master: Buffer): Transform {
-  let buffered: Buffer[] = [];
-  let bufferedBytes = 0;
+  const header = Buffer.alloc(SEALED_HEADER_BYTES);
+  let headerFill = 0;
   let key: Buffer | null = null;
-  let sealedChunkBytes = 0;
+  // One reused buffer for the sealed chunk being gathered.
+  let sealed = Buffer.alloc(0);
+  let fill = 0;
   let index = 0;
-  const take = (n: number): Buffer => {
-    const all = buffered.length === 1 ? buffered[0]! : Buffer.concat(buffered);
-    const head = all.subarray(0, n);
-    buffered = [all.subarray(n)];
-    bufferedBytes = all.length - n;
-    return head;
-  };
   return new Transform({
     transform(chunk: Buffer, _enc, done: TransformCallback) {
-      buffered.push(chunk);
-      bufferedBytes += chunk.length;
       try {
+        let at = 0;
         if (!key) {
-          if (bufferedBytes < SEALED_HEADER_BYTES) return done();
-          const header = decodeHeader(take(SEALED_HEADER_BYTES));
-          key = objectKey(master, header.salt);
-          sealedChunkBytes = header.chunkBytes + SEALED_TAG_BYTES;
+          const n = Math.min(SEALED_HEADER_BYTES - headerFill, chunk.length);
+          chunk.copy(header, headerFill, 0, n);
+          headerFill += n;
+          at = n;
+          if (headerFill < SEALED_HEADER_BYTES) return done();
+          const h = decodeHeader(header);
+          key = objectKey(master, h.salt);
+          sealed = Buffer.allocUnsafe(h.chunkBytes + SEALED_TAG_BYTES);
         }
-        // A full-size chunk is the last one only if nothing follows it: hold it until more arrives.
-        while (bufferedBytes > sealedChunkBytes) {
-          this.push(openChunk(key, index++, take(sealedChunkBytes), false));
+        while (at < chunk.length) {
+          // A full chunk is the last one only if nothing follows it: open it once more arrives.
+          if (fill === sealed.length) {
+            this.push(openChunk(key, index++, sealed, false));
+            fill = 0;
+          }
+          const n = Math.min(sealed.length - fill, chunk.length - at);
+          chunk.copy(sealed, fill, at, at + n);
+          fill += n;
+          at += n;
         }
         done();
       } catch (error) {
@@ -159,7 +164,7 @@ export function openStream(master: Buffer): Transform {
     flush(done: TransformCallback) {
       try {
         if (!key) throw new SealedFormatError('not a sealed object');
-        this.push(openChunk(key, index, take(bufferedBytes), true));
+        this.push(openChunk(key, index, sealed.subarray(0, fill), true));
         done();
       } catch (error) {
         done(error as Error);
