@@ -104,7 +104,7 @@ export function DisclosureDetailPage({ disclosureId }: { disclosureId: string })
           <Field label={t`Availability`}>
             <ExpiryText record={record} />
           </Field>
-          <Field label={t`Size`}>{formatBytes(record.size)}</Field>
+          <Field label={t`File size`}>{formatBytes(record.size)}</Field>
           <Field label={t`Sender`}>{record.sender_name}</Field>
           <Field label={t`File fingerprint`}>
             <Text span ff="monospace" size="xs">

@@ -62,7 +62,7 @@ function VerifyStep({ detail, onVerified, isMobile }: { detail: DisclosureDetail
       </Text>
       <Box>
         <Text size="sm" c="dimmed">
-          <Trans>Phone number</Trans>
+          <Trans>Phone number on record</Trans>
         </Text>
         <Text fz="xl" fw={600} ff="monospace" data-testid="receipt-phone">
           {detail.received_phone}
@@ -83,7 +83,7 @@ function VerifyStep({ detail, onVerified, isMobile }: { detail: DisclosureDetail
         sendTestId="receipt-send-code"
       />
       <Button size={isMobile ? 'md' : 'sm'} fullWidth={isMobile} disabled={code.length !== SMS_CODE_LENGTH} loading={isBusy} onClick={() => void onVerify()} data-testid="receipt-verify">
-        <Trans>Verify</Trans>
+        <Trans>Verify and continue</Trans>
       </Button>
     </Stack>
   );
@@ -138,7 +138,7 @@ function AgreementStep({ detail, onAccepted, onRejected, isMobile }: { detail: D
       )}
       <Group justify={isMobile ? 'stretch' : 'flex-end'} grow={isMobile}>
         <Button variant="default" onClick={onRejected} data-testid="receipt-reject">
-          <Trans>Reject</Trans>
+          <Trans>Reject and go back</Trans>
         </Button>
         <Button disabled={!pledges.every(Boolean)} loading={isBusy} onClick={() => void onAccept()} data-testid="receipt-accept">
           <Trans>Accept and receive</Trans>
