@@ -6,7 +6,7 @@ import { Readable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { localDriver, s3Driver, type ObjectDriver } from '../../server/storage/drivers.ts';
 import { DEFAULT_CHUNK_BYTES, SEALED_HEADER_BYTES, SEALED_TAG_BYTES, openStream, sealStream, sealedSize } from '../../server/storage/sealed.ts';
-import { createFileStore, objectKeyOf } from '../../server/storage/file-store.ts';
+import { createFileStore, loadMasterKey, objectKeyOf } from '../../server/storage/file-store.ts';
 import { readEnv, type StorageEnv } from '../../server/env.ts';
 import { Upload } from '@tus/utils';
 import { startHarness, type Harness } from './harness.ts';
@@ -73,6 +73,22 @@ describe('STORAGE_URL', () => {
     expect(() => readEnv({ STORAGE_KEY: 'abc' })).toThrow(/STORAGE_KEY must be 64 hex/);
     const s3 = readEnv({ STORAGE_URL: 's3://provena-files/prod', S3_ENDPOINT: 'http://127.0.0.1:9000', S3_ACCESS_KEY_ID: 'a', S3_SECRET_ACCESS_KEY: 'b' }).storage;
     expect(s3).toMatchObject({ kind: 's3', bucket: 'provena-files', prefix: 'prod/', region: 'us-east-1', isPathStyle: true });
+  });
+});
+
+describe('master key', () => {
+  it('STORAGE_KEY wins; otherwise DATA_DIR/storage.key is created once (mode 0600) and reused', () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'provena-key-'));
+    const given = randomBytes(32);
+    expect(loadMasterKey(dir, given).equals(given)).toBe(true);
+    expect(fs.existsSync(path.join(dir, 'storage.key'))).toBe(false);
+    const created = loadMasterKey(dir, undefined);
+    expect(created.length).toBe(32);
+    expect(fs.statSync(path.join(dir, 'storage.key')).mode & 0o777).toBe(0o600);
+    expect(loadMasterKey(dir, undefined).equals(created)).toBe(true);
+    fs.writeFileSync(path.join(dir, 'storage.key'), 'not hex');
+    expect(() => loadMasterKey(dir, undefined)).toThrow(/64 hex digits/);
+    fs.rmSync(dir, { recursive: true, force: true });
   });
 });
 
