@@ -230,7 +230,7 @@ describe('registering files into a project', () => {
 
     // Two registrations of one new file at once: exactly one.
     const racing = newIdentity();
-    const both = await Promise.all([registerFile(alice.cookie, p.project_id, racing, 'x'), registerFile(bob.cookie, bobProject.project_id, racing, 'y')]);
+    const both = await Promise.all([registerFile(alice.cookie, p.project_id, racing, 'x'), registerFile(owner.cookie, p.project_id, racing, 'y')]);
     expect(both.map((r) => r.statusCode).sort()).toEqual([200, 400]);
     expect(await h.app.db.selectFrom('vault_files').select('id').where('digest', '=', racing.slice(2, 66)).execute()).toHaveLength(1);
 
@@ -259,5 +259,23 @@ describe('registering files into a project', () => {
     // Project list: file count.
     const listed = (await h.request({ method: 'GET', url: '/api/v1/vault/projects?keyword=工', cookie: alice.cookie })).json().data;
     expect(listed.items.find((x: any) => x.project_id === p.project_id).file_count).toBeGreaterThanOrEqual(1);
+  });
+});
+
+describe('search/dip-data finds vault files as §3 entity_type 2 (project), per §6', () => {
+  it('by DNA or file hash for those who may see the project; never as an asset', async () => {
+    const { alice, bob, officer } = await enterprise();
+    const p = (await createProject(alice.cookie, '搜索项目')).json().data;
+    const fileHash = newIdentity('.xlsx');
+    const file = (await registerFile(alice.cookie, p.project_id, fileHash)).json().data;
+    const search = async (keyword: string, cookie?: string) => (await h.request({ method: 'GET', url: `/api/v1/search/dip-data?keyword=${encodeURIComponent(keyword)}`, cookie })).json().data;
+    const hit = { entity_type: 2, dip_id: file.dip_id, project_id: p.project_id };
+    expect(await search(file.dip_id, alice.cookie)).toEqual(hit);
+    expect(await search(fileHash, alice.cookie)).toEqual(hit);
+    expect(await search(fileHash.slice(2, 66), officer.cookie)).toEqual(hit);
+    const none = { entity_type: 0, dip_id: null, project_id: null };
+    expect(await search(file.dip_id, bob.cookie)).toEqual(none);
+    expect(await search(fileHash, bob.cookie)).toEqual(none);
+    expect(await search(file.dip_id)).toEqual(none);
   });
 });

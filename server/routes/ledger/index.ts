@@ -1,4 +1,5 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { findVaultByKeyword } from '../../services/vault.ts';
 import { fail } from '../../errors.ts';
 import { DNA_PATTERN } from '../../../core/ledger/record.ts';
 import { normalizeDigest } from '../../../core/ledger/package.ts';
@@ -102,14 +103,26 @@ export default async function ledgerRoutes(app: FastifyInstance) {
    * hash finds only the caller's own registrations (file hashes are private). §3 result:
    * entity_type 1 (asset) with dip_id, or 0 when nothing matches.
    */
+  async function findVaultForCaller(request: FastifyRequest, keyword: string) {
+    try {
+      const m = await app.requireMember(request, 'member');
+      return await findVaultByKeyword(app.db, m.employee.enterprise_id, { userId: m.user.id, role: m.employee.role }, keyword);
+    } catch {
+      return null; // not a member of a company: no vault to search
+    }
+  }
+
   app.get<{ Querystring: { keyword: string } }>(
     '/api/v1/search/dip-data',
     { schema: { querystring: { type: 'object', properties: { keyword: { type: 'string', maxLength: 100 } }, required: ['keyword'] } } },
     async (request) => {
       const keyword = request.query.keyword.trim();
       const none = { data: { entity_type: 0, dip_id: null, project_id: null } };
+      // Vault files (issue 6) are entity_type 2 (project), only for those who may see the project (§6).
+      const vault = request.session ? await findVaultForCaller(request, keyword) : null;
+      if (vault) return { data: { entity_type: 2, dip_id: vault.dip_id, project_id: vault.project_id } };
       if (DNA_PATTERN.test(keyword)) {
-        const e = await app.db.selectFrom('ledger_entries').select('dna').where('dna', '=', keyword).executeTakeFirst();
+        const e = await app.db.selectFrom('ledger_entries').select('dna').where('dna', '=', keyword).where('kind', '<>', 'vault').executeTakeFirst();
         return e ? { data: { entity_type: 1, dip_id: e.dna, project_id: null } } : none;
       }
       const digest = normalizeDigest(keyword);
@@ -118,6 +131,7 @@ export default async function ledgerRoutes(app: FastifyInstance) {
         .selectFrom('ledger_entries')
         .select('dna')
         .where('registrant_user_id', '=', request.session.user_id)
+        .where('kind', '<>', 'vault')
         .where((eb) => eb.or([eb('file_hash', '=', `0x${digest}`), eb('file_hash', 'like', `0x${digest}.%`)]))
         .orderBy('id', 'desc')
         .executeTakeFirst();
