@@ -5,7 +5,7 @@ import { ApiError } from '../errors.ts';
 import { EMPLOYEE_STATUS, canSeeEnterpriseData, isAdminRole } from '../../core/enterprise.ts';
 import { ROLES } from '../../core/constants.ts';
 import { localBlobStore, type BlobStore } from '../storage/blobs.ts';
-import { localIdentityProvider, tesseractLicenceOcr, type IdentityProvider, type LicenceOcr } from '../services/identity.ts';
+import { localIdentityProvider, tesseractIdCardOcr, tesseractLicenceOcr, type IdCardOcr, type IdentityProvider, type LicenceOcr } from '../services/identity.ts';
 import { findUserById, type UserRow } from '../services/users.ts';
 import type { EmployeeRow, EnterpriseRow } from '../services/enterprises.ts';
 
@@ -18,6 +18,7 @@ declare module 'fastify' {
     blobs: BlobStore;
     identity: IdentityProvider;
     licenceOcr: LicenceOcr;
+    idCardOcr: IdCardOcr;
     /** The logged-in user's row, or token_invalid. */
     requireUser(request: FastifyRequest): Promise<UserRow>;
     /** The caller's confirmed membership of the displayed company at `level`, or 403 forbidden. */
@@ -40,6 +41,7 @@ export default fp(async function enterprisesPlugin(app) {
   app.decorate('blobs', localBlobStore(path.join(app.env.dataDir, 'blobs')));
   app.decorate('identity', localIdentityProvider);
   app.decorate('licenceOcr', tesseractLicenceOcr());
+  app.decorate('idCardOcr', tesseractIdCardOcr());
 
   app.decorate('requireUser', async (request: FastifyRequest) => {
     const session = await app.requireSession(request);

@@ -50,6 +50,67 @@ export function parseLicenceText(text: string): LicenceFields | null {
   return { name, license, legal_person: legal };
 }
 
+export type IdCardSide = 'front' | 'back';
+/** Front: number and name. Back: the end of the validity period (`YYYYMMDD`, or `long` for 长期). */
+export type IdCardFields = { card_no: string; name: string; valid_until: string };
+
+/** Reads the front of a resident identity card: the 18/15-digit number (with a valid check digit) and the name after 姓名. */
+export function parseIdCardFront(text: string): IdCardFields | null {
+  const lines = text.split(/\r?\n/).map((l) => l.replace(/[\s\u3000]+/g, ''));
+  const flat = lines.join('\n');
+  let cardNo = '';
+  for (const m of flat.replace(/\n/g, '').matchAll(/(?<![0-9])([0-9]{17}[0-9Xx]|[0-9]{15})(?![0-9Xx])/g)) {
+    const candidate = normalizeCardNo(m[1]);
+    if (isCardNo(candidate)) {
+      cardNo = candidate;
+      break;
+    }
+  }
+  const nameLine = /姓名[:：]?([^\n]*)/.exec(flat)?.[1] ?? '';
+  // A name is Chinese characters (and the middle dot of minority names); OCR noise around it is dropped.
+  const name = /[\u4e00-\u9fff][\u4e00-\u9fff·]{0,19}/.exec(nameLine)?.[0] ?? '';
+  if (!cardNo || !name) return null;
+  return { card_no: cardNo, name, valid_until: '' };
+}
+
+/** Reads the back of the card: 有效期限 YYYY.MM.DD-YYYY.MM.DD (or -长期). */
+export function parseIdCardBack(text: string): IdCardFields | null {
+  const flat = text.replace(/[\s\u3000]+/g, '');
+  const m = /(\d{4})[.\-年/](\d{2})[.\-月/](\d{2})日?[-—–~至]+(?:(\d{4})[.\-年/](\d{2})[.\-月/](\d{2})日?|(长期))/.exec(flat);
+  if (!m) return null;
+  return { card_no: '', name: '', valid_until: m[7] ? 'long' : `${m[4]}${m[5]}${m[6]}` };
+}
+
+/** Identity-card recognition behind an interface; `isAvailable` false means the UI asks the user to type. */
+export type IdCardOcr = { isAvailable: boolean; recognize(file: string, side: IdCardSide): Promise<IdCardFields | null> };
+
+async function tesseractText(file: string): Promise<string | null> {
+  try {
+    const { stdout } = await run('tesseract', [file, 'stdout', '-l', 'chi_sim+eng'], { timeout: 30_000, maxBuffer: 1024 * 1024 });
+    return stdout;
+  } catch {
+    return null;
+  }
+}
+
+/** Tesseract for identity cards; results are remembered per file identity (content-addressed, so they cannot go stale). */
+export function tesseractIdCardOcr(isAvailable = onPath('tesseract')): IdCardOcr {
+  const seen = new Map<string, IdCardFields | null>();
+  return {
+    isAvailable,
+    async recognize(file, side) {
+      if (!isAvailable) return null;
+      const key = `${side}:${file}`;
+      if (seen.has(key)) return seen.get(key) ?? null;
+      const text = await tesseractText(file);
+      const fields = text === null ? null : side === 'front' ? parseIdCardFront(text) : parseIdCardBack(text);
+      if (seen.size > 500) seen.clear();
+      seen.set(key, fields);
+      return fields;
+    },
+  };
+}
+
 /** Tesseract (Debian tesseract-ocr with chi_sim) when it is on PATH; otherwise unavailable. */
 export function tesseractLicenceOcr(): LicenceOcr {
   const isAvailable = onPath('tesseract');

@@ -29,6 +29,11 @@ const text = (max: number) => ({ type: 'string', maxLength: max }) as const;
 const licenceFields = { name: text(200), license: text(40), legal_person: text(60), license_image_id: fileId };
 const ADD_MEMBER_BATCH_MAX = 500;
 
+function todayYmd(): string {
+  const d = new Date();
+  return `${d.getFullYear()}${String(d.getMonth() + 1).padStart(2, '0')}${String(d.getDate()).padStart(2, '0')}`;
+}
+
 function rule(key: ErrorKey | null, field: string): void {
   if (key) fail(key, field);
 }
@@ -68,14 +73,56 @@ export default async function enterpriseRoutes(app: FastifyInstance) {
     return companyState(db, user);
   }
 
-  // §7 v2 POST /users/verified-token: manual real-name authentication (card_no + name).
-  app.post<{ Body: { card_no: string; name: string } }>(
+  /** An ID photo must be the caller's upload and an image (JPEG/PNG/BMP/GIF by content, checked at upload). */
+  async function checkIdPhoto(userId: number, imageId: string, field: string) {
+    if (!(await ownsFile(db, userId, imageId))) fail('identity_card_front_and_back_required', field);
+    if (!/\.(jpe?g|png|bmp|gif)$/.test(imageId)) fail('file_type_unsupported', field);
+  }
+
+  // §7 v1 POST /users/ocr/identity-card (image_id, side): front gives card_no and name; back gives the validity period.
+  app.post<{ Body: { image_id: string; side: 'front' | 'back' } }>(
+    '/api/v1/users/ocr/identity-card',
+    { schema: { body: body({ image_id: fileId, side: { type: 'string', enum: ['front', 'back'] } }, ['image_id', 'side']) } },
+    async (request) => {
+      const user = await app.requireUser(request);
+      const imageId = request.body.image_id.trim();
+      await checkIdPhoto(user.id, imageId, 'image_id');
+      if (!app.idCardOcr.isAvailable) fail('recognition_unavailable', 'image_id');
+      const side = request.body.side;
+      const fields = await app.idCardOcr.recognize(app.blobs.pathOf(imageId), side);
+      if (!fields) fail('identity_card_recognition_failed', 'image_id');
+      if (side === 'back' && fields.valid_until !== 'long' && fields.valid_until < todayYmd()) fail('identity_card_expired', 'image_id');
+      return { data: { card_no: fields.card_no, name: fields.name, valid_until: fields.valid_until } };
+    },
+  );
+
+  // §7 v2 POST /users/verified-token: real-name authentication (card_no + name; with realAuthNeedOCR also the ID photos).
+  app.post<{ Body: { card_no: string; name: string; front_image_id?: string; back_image_id?: string } }>(
     '/api/v2/users/verified-token',
-    { schema: { body: body({ card_no: text(32), name: text(60) }, ['card_no', 'name']), response: envelope(userDto) } },
+    { schema: { body: body({ card_no: text(32), name: text(60), front_image_id: fileId, back_image_id: fileId }, ['card_no', 'name']), response: envelope(userDto) } },
     async (request) => {
       const user = await app.requireUser(request);
       const cardNo = normalizeCardNo(request.body.card_no);
       const realName = request.body.name.trim();
+      if (config.realAuthNeedOCR) {
+        const front = request.body.front_image_id?.trim() ?? '';
+        const back = request.body.back_image_id?.trim() ?? '';
+        if (!front) fail('identity_card_front_and_back_required', 'front_image_id');
+        if (!back) fail('identity_card_front_and_back_required', 'back_image_id');
+        await checkIdPhoto(user.id, front, 'front_image_id');
+        await checkIdPhoto(user.id, back, 'back_image_id');
+        rule(checkCardNo(cardNo), 'card_no');
+        rule(checkRealName(realName), 'name');
+        if (app.idCardOcr.isAvailable) {
+          // The typed fields must be what the photo shows; otherwise the photo is not this person's card.
+          const read = await app.idCardOcr.recognize(app.blobs.pathOf(front), 'front');
+          if (!read) fail('identity_card_recognition_failed', 'front_image_id');
+          if (read.card_no !== cardNo || read.name !== realName) fail('identity_verify_info_invalid', 'front_image_id');
+          const validity = await app.idCardOcr.recognize(app.blobs.pathOf(back), 'back');
+          if (!validity) fail('identity_card_recognition_failed', 'back_image_id');
+          if (validity.valid_until !== 'long' && validity.valid_until < todayYmd()) fail('identity_card_expired', 'back_image_id');
+        }
+      }
       rule(checkCardNo(cardNo), 'card_no');
       rule(checkRealName(realName), 'name');
       const verdict = await app.identity.verify({ db, userId: user.id, currentCardNo: user.card_no, cardNo, name: realName });
