@@ -277,3 +277,83 @@ test.describe('identity and company screens in three languages at mobile width',
     });
   }
 });
+
+/**
+ * The OCR variant of real-name authentication (§2 realAuthNeedOCR). The e2e server runs the
+ * default configuration, so the page is given realAuthNeedOCR through /config.json; the photos go
+ * through the real §7 upload and the server's real OCR (Tesseract when installed, else the
+ * "recognition unavailable" fallback). The server-side rules of this variant are in tests/server/identity.test.ts.
+ */
+test.describe('real-name authentication with ID photos', () => {
+  test.use({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true, deviceScaleFactor: 2 });
+  test('front and back photos, a failed recognition, then recognised fields', async ({ page }) => {
+    test.setTimeout(90_000);
+    const hasTesseract = (() => {
+      try {
+        return execFileSync('tesseract', ['--list-langs'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] }).includes('chi_sim');
+      } catch {
+        return false;
+      }
+    })();
+    await page.route('**/config.json', async (route) => {
+      const response = await route.fetch();
+      await route.fulfill({ response, json: { ...(await response.json()), realAuthNeedOCR: true } });
+    });
+    await useLocale(page, 'ja');
+    const L = (s: string) => tr('ja', s);
+    const phone = randomPhone();
+    await registerByApi(page.request, phone);
+    await logIn(page, 'ja', phone);
+    await expect(page).toHaveURL(/\/real-auth/);
+    const submit = page.getByTestId('real-auth-submit');
+    await expect(submit).toBeDisabled();
+    for (const locale of ['zh', 'en', 'ja'] as const) {
+      await page.evaluate((l) => localStorage.setItem('locale', l), locale);
+      await page.reload();
+      await expect(page.getByText(tr(locale, 'ID card front (with the photo)'))).toBeVisible();
+      expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth + 1)).toBe(true);
+      await screenshot(page, `enterprise-real-auth-ocr-${locale}-mobile`);
+    }
+
+    // A photo that is not a card: the alert says to retake (or that recognition is unavailable), and the fields can be typed.
+    await page.getByTestId('id-front').setInputFiles(pngFile('not-an-id-card'));
+    await expect(page.getByTestId('id-ocr-alert')).toHaveText(
+      L(hasTesseract ? 'The front of the ID card could not be recognised. Retake the photo and upload it again, or type the fields.' : 'Recognition is unavailable on this server. Type the number and name from your ID card.'),
+    );
+    await expect(field(page, L('ID card number'))).toBeEditable();
+    await expect(submit).toBeDisabled();
+
+    // A rendered card: the front fills number and name; with the back, Authenticate is enabled.
+    const cardNo = randomCardNo();
+    const render = (lines: string[]) =>
+      page.evaluate((ls) => {
+        const canvas = document.createElement('canvas');
+        canvas.width = 1000;
+        canvas.height = 90 + ls.length * 80;
+        const ctx = canvas.getContext('2d')!;
+        ctx.fillStyle = '#f4f1ea';
+        ctx.fillRect(0, 0, canvas.width, canvas.height);
+        ctx.fillStyle = '#111';
+        ctx.font = '44px "Noto Sans CJK SC", sans-serif';
+        ls.forEach((l, i) => ctx.fillText(l, 50, 90 + i * 80));
+        return canvas.toDataURL('image/png').split(',')[1];
+      }, lines);
+    const front = Buffer.from(await render(['姓名 王小明', '性别 男    民族 汉', `公民身份号码 ${cardNo}`]), 'base64');
+    const back = Buffer.from(await render(['签发机关 北京市公安局', '有效期限 2020.01.01-2040.01.01']), 'base64');
+    await page.getByTestId('id-front').setInputFiles({ name: 'front.png', mimeType: 'image/png', buffer: front });
+    if (hasTesseract) {
+      await expect(field(page, L('ID card number'))).toHaveValue(cardNo, { timeout: 30_000 });
+      await expect(field(page, L('Real name'))).toHaveValue('王小明');
+      await expect(page.getByTestId('id-ocr-alert')).toHaveCount(0);
+    } else {
+      await field(page, L('ID card number')).fill(cardNo);
+      await field(page, L('Real name')).fill('王小明');
+    }
+    await expect(submit).toBeDisabled();
+    await page.getByTestId('id-back').setInputFiles({ name: 'back.png', mimeType: 'image/png', buffer: back });
+    await expect(submit).toBeEnabled();
+    await screenshot(page, 'enterprise-real-auth-ocr-filled-ja-mobile');
+    await submit.click();
+    await expect(page.getByTestId('choose-join-code')).toBeVisible();
+  });
+});

@@ -16,7 +16,9 @@ import { fileIdentity } from '../../../core/file-identity.ts';
 import { ApiError, api, isApiError } from '@/api/client.ts';
 
 export const fetchCompany = () => api.get<CompanyDto>('/v1/enterprises');
-export const commitUserAuth = (body: { card_no: string; name: string }) => api.post<UserDto>('/v2/users/verified-token', body);
+export const commitUserAuth = (body: { card_no: string; name: string; front_image_id?: string; back_image_id?: string }) => api.post<UserDto>('/v2/users/verified-token', body);
+export type IdCardOcrDto = { card_no: string; name: string; valid_until: string };
+export const ocrIdCard = (imageId: string, side: 'front' | 'back') => api.post<IdCardOcrDto>('/v1/users/ocr/identity-card', { image_id: imageId, side });
 export const joinByName = (name: string) => api.post<CompanyDto>('/v1/enterprises/employees', { name });
 export const joinByCode = (invitationCode: string) => api.post<CompanyDto>('/v2/enterprises/employees', { invitation_code: invitationCode });
 export const fetchInvitedCompany = () => api.get<InvitedCompany | null>('/v2/users/invitation/enterprise');

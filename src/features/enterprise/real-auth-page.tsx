@@ -1,8 +1,8 @@
 import { useState } from 'react';
-import { Button, Group, SimpleGrid, Stepper, Text, TextInput, UnstyledButton } from '@mantine/core';
+import { Alert, Button, Group, SimpleGrid, Stack, Stepper, Text, TextInput, UnstyledButton } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { notifications } from '@mantine/notifications';
-import { IconBuildingPlus, IconUsersPlus } from '@tabler/icons-react';
+import { IconBuildingPlus, IconInfoCircle, IconUsersPlus } from '@tabler/icons-react';
 import { Trans, useLingui } from '@lingui/react/macro';
 import { Redirect, useLocation } from 'wouter';
 import type { CompanyDto, UserDto } from '../../../core/api-types.ts';
@@ -13,7 +13,9 @@ import { describeError } from '@/api/error-messages.ts';
 import { applyRuleVerdicts } from '@/components/form-rules.ts';
 import { PageLoader } from '@/components/page-loader.tsx';
 import { EnterpriseCard } from './enterprise-card.tsx';
-import { commitUserAuth, isApiError, joinByCode, joinByName } from './enterprise-api.ts';
+import { commitUserAuth, isApiError, joinByCode, joinByName, ocrIdCard } from './enterprise-api.ts';
+import { FileSlot } from './file-slot.tsx';
+import { useConfig } from '@/config/config-atom.ts';
 import { useCompany } from './use-company.ts';
 import classes from './enterprise.module.css';
 
@@ -41,6 +43,110 @@ function RealNameForm({ onDone }: { onDone: (user: UserDto) => void }) {
       <Button type="submit" fullWidth loading={form.submitting} disabled={!form.values.card_no.trim() || !form.values.name.trim()}>
         <Trans>Authenticate</Trans>
       </Button>
+    </form>
+  );
+}
+
+const ID_PHOTO_ACCEPT = 'image/jpeg,image/png,image/bmp,image/gif';
+
+/**
+ * §2 OCR variant: ID front and back photos (one per slot, under 3 MB, images checked by content on
+ * the server). The front fills number and name; when recognition is unavailable or fails, the
+ * screen says so and the fields are typed. Authenticate needs both photos and both fields.
+ */
+function OcrRealNameForm({ onDone }: { onDone: (user: UserDto) => void }) {
+  const { t, i18n } = useLingui();
+  const form = useForm({ mode: 'controlled', initialValues: { front_image_id: '', back_image_id: '', card_no: '', name: '' } });
+  const [frontState, setFrontState] = useState<'none' | 'reading' | 'recognised' | 'manual'>('none');
+  const [alerts, setAlerts] = useState<{ front?: string; back?: string }>({});
+  const v = form.values;
+  const ocrMessage = (error: unknown, side: 'front' | 'back') => {
+    if (isApiError(error) && error.key === 'recognition_unavailable') return t`Recognition is unavailable on this server. Type the number and name from your ID card.`;
+    if (isApiError(error) && error.key === 'identity_card_recognition_failed')
+      return side === 'front' ? t`The front of the ID card could not be recognised. Retake the photo and upload it again, or type the fields.` : t`The back of the ID card could not be recognised. Retake the photo and upload it again.`;
+    return describeError(error) || t`Upload failed`;
+  };
+  const onFront = async (id: string) => {
+    form.setFieldValue('front_image_id', id);
+    form.clearFieldError('front_image_id');
+    setFrontState('reading');
+    try {
+      const r = await ocrIdCard(id, 'front');
+      form.setValues({ card_no: r.card_no, name: r.name });
+      setAlerts((a) => ({ ...a, front: undefined }));
+      setFrontState('recognised');
+    } catch (error) {
+      setAlerts((a) => ({ ...a, front: ocrMessage(error, 'front') }));
+      setFrontState('manual');
+    }
+  };
+  const onBack = async (id: string) => {
+    form.setFieldValue('back_image_id', id);
+    form.clearFieldError('back_image_id');
+    try {
+      await ocrIdCard(id, 'back');
+      setAlerts((a) => ({ ...a, back: undefined }));
+    } catch (error) {
+      // Unavailable recognition is not the back's fault: say nothing more than the front already says.
+      setAlerts((a) => ({ ...a, back: isApiError(error) && error.key === 'recognition_unavailable' ? undefined : ocrMessage(error, 'back') }));
+    }
+  };
+  const onSubmit = form.onSubmit(async (values) => {
+    if (!values.front_image_id || !values.back_image_id) {
+      form.setFieldError(values.front_image_id ? 'back_image_id' : 'front_image_id', t`The front and back of the ID card are both required`);
+      return;
+    }
+    const isValid = applyRuleVerdicts(form, { card_no: checkCardNo(values.card_no), name: checkRealName(values.name) }, i18n);
+    if (!isValid) return;
+    try {
+      onDone(await commitUserAuth({ card_no: values.card_no.trim(), name: values.name.trim(), front_image_id: values.front_image_id, back_image_id: values.back_image_id }));
+    } catch (error) {
+      applyServerErrors(form, error, { i18n });
+    }
+  });
+  const photoError = form.errors.front_image_id || form.errors.back_image_id;
+  const hasFields = frontState === 'recognised' || frontState === 'manual';
+  const canSubmit = Boolean(v.front_image_id && v.back_image_id && v.card_no.trim() && v.name.trim());
+  return (
+    <form onSubmit={onSubmit} noValidate>
+      <Stack gap="md">
+        <Text size="sm" c="dimmed">
+          <Trans>Upload clear photos of the front and back of your resident identity card (JPG, PNG, BMP or GIF, under 3 MB each). The card must belong to the owner of this phone number.</Trans>
+        </Text>
+        {alerts.front && (
+          <Alert color="orange" icon={<IconInfoCircle size={18} />} data-testid="id-ocr-alert">
+            {alerts.front}
+          </Alert>
+        )}
+        {alerts.back && (
+          <Alert color="orange" icon={<IconInfoCircle size={18} />} data-testid="id-ocr-back-alert">
+            {alerts.back}
+          </Alert>
+        )}
+        <SimpleGrid cols={{ base: 1, xs: 2 }} spacing="md">
+          <FileSlot label={t`ID card front (with the photo)`} accept={ID_PHOTO_ACCEPT} testId="id-front" onUploaded={(id) => void onFront(id)} />
+          <FileSlot label={t`ID card back (national emblem)`} accept={ID_PHOTO_ACCEPT} testId="id-back" onUploaded={(id) => void onBack(id)} />
+        </SimpleGrid>
+        {photoError && (
+          <Text size="sm" c="red" role="alert" data-testid="id-photo-error">
+            {photoError}
+          </Text>
+        )}
+        {frontState === 'reading' && (
+          <Text size="sm" c="dimmed">
+            <Trans>Reading the ID card…</Trans>
+          </Text>
+        )}
+        {hasFields && (
+          <>
+            <TextInput label={t`ID card number`} placeholder={t`18-digit ID card number`} required readOnly={frontState === 'recognised'} {...form.getInputProps('card_no')} />
+            <TextInput label={t`Real name`} placeholder={t`Name as on the ID card`} required readOnly={frontState === 'recognised'} {...form.getInputProps('name')} />
+          </>
+        )}
+        <Button type="submit" fullWidth loading={form.submitting} disabled={!canSubmit} data-testid="real-auth-submit">
+          <Trans>Authenticate</Trans>
+        </Button>
+      </Stack>
     </form>
   );
 }
@@ -123,6 +229,7 @@ type Choice = 'choose' | 'code' | 'name';
 /** §2 real-auth: step 1 real-name authentication, step 2 join or create (header not clickable). */
 export function RealAuthPage({ user, defaultPath, onUserChange }: Props) {
   const { t } = useLingui();
+  const config = useConfig();
   const [, navigate] = useLocation();
   const { company, setCompany } = useCompany(user.id);
   const [choice, setChoice] = useState<Choice>('choose');
@@ -138,7 +245,7 @@ export function RealAuthPage({ user, defaultPath, onUserChange }: Props) {
     <EnterpriseCard title={t`Real-name and company authentication`} width={640}>
       <Stepper active={step} allowNextStepsSelect={false} size="sm">
         <Stepper.Step label={t`Real-name authentication`} allowStepSelect={false}>
-          <RealNameForm onDone={onUserChange} />
+          {config.realAuthNeedOCR ? <OcrRealNameForm onDone={onUserChange} /> : <RealNameForm onDone={onUserChange} />}
         </Stepper.Step>
         <Stepper.Step label={t`Join or create a company`} allowStepSelect={false}>
           {choice === 'choose' && (
