@@ -1,18 +1,18 @@
 /**
  * Graphs for the layout and render benchmarks: preferential attachment (Barabási–Albert
- * with 1–3 links per new node, so the degree distribution has the power-law tail of real
+ * with 1–3 links per new node (or a fixed number), so the degree distribution has the power-law tail of real
  * collaboration networks) plus a few local triangle-closing links, seeded and reproducible.
  */
 import { seededRandom, type LayoutGraph } from '../wasm/layout.ts';
 
-export function scaleFreeGraph(count: number, seed = 7): LayoutGraph {
+export function scaleFreeGraph(count: number, seed = 7, linksPerNode: number | null = null): LayoutGraph {
   const random = seededRandom(seed);
   const links: number[] = [];
   // Endpoint list: picking a uniform entry picks a node with probability ∝ degree.
   const ends: number[] = [0, 1];
   links.push(0, 1);
   for (let v = 2; v < count; v++) {
-    const want = 1 + Math.floor(random() * 2.5);
+    const want = linksPerNode ?? 1 + Math.floor(random() * 2.5);
     const chosen = new Set<number>();
     for (let k = 0; k < want && chosen.size < v; k++) {
       const u = ends[Math.floor(random() * ends.length)];
