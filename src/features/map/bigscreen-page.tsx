@@ -132,7 +132,7 @@ export function BigscreenPage() {
               feed.map((item) => (
                 <div key={`${item.index}-${item.at}`} className={`${classes.feedItem} ${item.isNew ? classes.feedItemNew : ''}`}>
                   <span style={{ overflow: 'hidden', textOverflow: 'ellipsis', whiteSpace: 'nowrap' }}>{item.name}</span>
-                  <span style={{ opacity: 0.7, flexShrink: 0 }}>{item.at ? new Date(item.at).toLocaleTimeString(i18n.locale, { timeStyle: 'short' }) : ''}</span>
+                  <span style={{ opacity: 0.7, flexShrink: 0 }}>{item.at ? new Date(item.at).toLocaleString(i18n.locale, { month: 'numeric', day: 'numeric', hour: '2-digit', minute: '2-digit' }) : ''}</span>
                 </div>
               ))
             )}

@@ -16,10 +16,12 @@ type Props = {
   /** Formats y axis values. */
   formatY?: (v: number) => string;
   testId?: string;
+  /** Legend label of the x value. */
+  xLabel: string;
 };
 
 /** A small uPlot line chart that follows its container's width. */
-export function ScoreChart({ x, series, isTime = true, height = 180, marker = null, markerColor = '#ff8c1a', formatY, testId }: Props) {
+export function ScoreChart({ x, series, isTime = true, height = 180, marker = null, markerColor = '#ff8c1a', formatY, testId, xLabel }: Props) {
   const boxRef = useRef<HTMLDivElement>(null);
   const plotRef = useRef<uPlot | null>(null);
   const markerRef = useRef<number | null>(marker);
@@ -38,7 +40,7 @@ export function ScoreChart({ x, series, isTime = true, height = 180, marker = nu
         { stroke: '#7b8794', grid: { stroke: 'rgba(120,130,150,0.15)' }, size: 48 },
         { stroke: '#7b8794', grid: { stroke: 'rgba(120,130,150,0.15)' }, size: 56, values: formatY ? (_u, values) => values.map((v) => formatY(v)) : undefined },
       ],
-      series: [{}, ...series.map((s) => ({ label: s.label, stroke: s.color, width: 2, fill: s.fill, points: { show: x.length <= 60, size: 4 } }))],
+      series: [{ label: xLabel }, ...series.map((s) => ({ label: s.label, stroke: s.color, width: 2, fill: s.fill, points: { show: x.length <= 60, size: 4 } }))],
       hooks: {
         draw: [
           (u) => {
@@ -71,7 +73,7 @@ export function ScoreChart({ x, series, isTime = true, height = 180, marker = nu
       plotRef.current = null;
     };
     // Series identity is by content; callers pass new arrays when data changes.
-  }, [x, series, isTime, height, markerColor, formatY]);
+  }, [x, series, isTime, height, markerColor, formatY, xLabel]);
 
   useEffect(() => {
     plotRef.current?.redraw(false);

@@ -122,7 +122,7 @@ export function ScorePage({ uuid }: { uuid: string }) {
   const probability = qualityProbability(markedCapital);
   const percent = (v: number) => v.toLocaleString(i18n.locale, { style: 'percent', maximumFractionDigits: 1 });
   const number = (v: number) => v.toLocaleString(i18n.locale, { maximumFractionDigits: 2 });
-  const formatDensityY = useCallback((v: number) => v.toLocaleString(i18n.locale, { maximumFractionDigits: 3 }), [i18n.locale]);
+  const formatDensityY = useCallback((v: number) => v.toLocaleString(i18n.locale, { maximumSignificantDigits: 3 }), [i18n.locale]);
 
   if (error) {
     return (
@@ -241,19 +241,19 @@ export function ScorePage({ uuid }: { uuid: string }) {
 
       <SimpleGrid cols={{ base: 1, sm: 2, lg: 3 }} spacing="md">
         <Section title={t`Asset trend (capital)`} testId="chart-capital">
-          <ScoreChart x={xs} series={series.capital} marker={marker} />
+          <ScoreChart x={xs} series={series.capital} marker={marker} xLabel={t`Week`} />
         </Section>
         <Section title={t`Stock (amount)`} testId="chart-amount">
-          <ScoreChart x={xs} series={series.amount} marker={marker} />
+          <ScoreChart x={xs} series={series.amount} marker={marker} xLabel={t`Week`} />
         </Section>
         <Section title={t`Flow`} testId="chart-flow">
-          <ScoreChart x={xs} series={series.flow} marker={marker} />
+          <ScoreChart x={xs} series={series.flow} marker={marker} xLabel={t`Week`} />
         </Section>
         <Section title={t`Density`} testId="chart-density">
-          <ScoreChart x={xs} series={series.density} marker={marker} formatY={formatDensityY} />
+          <ScoreChart x={xs} series={series.density} marker={marker} formatY={formatDensityY} xLabel={t`Week`} />
         </Section>
         <Section title={t`Centralization`} testId="chart-centralization">
-          <ScoreChart x={xs} series={series.centralization} marker={marker} formatY={formatDensityY} />
+          <ScoreChart x={xs} series={series.centralization} marker={marker} formatY={formatDensityY} xLabel={t`Week`} />
         </Section>
         <Section title={t`Quality probability`} testId="chart-quality">
           <Text size="sm" mb={4}>
@@ -261,7 +261,7 @@ export function ScorePage({ uuid }: { uuid: string }) {
               Capital {number(markedCapital)} → quality probability <b>{percent(probability)}</b>
             </Trans>
           </Text>
-          <ScoreChart x={curve.x} series={curveSeries} isTime={false} marker={markedCapital} height={150} />
+          <ScoreChart x={curve.x} series={curveSeries} isTime={false} marker={markedCapital} height={150} xLabel={t`Digital capital`} />
         </Section>
       </SimpleGrid>
 
