@@ -87,9 +87,16 @@ export function parseMembersCsv(text: string): MemberRow[] {
     row.push(field);
     rows.push(row);
   }
+  return rowsToMembers(rows);
+}
+
+/** Cells of a member sheet (CSV or spreadsheet) to rows: blank rows dropped, a header row recognised and skipped. */
+export function rowsToMembers(rows: string[][]): MemberRow[] {
   const cleaned = rows.map((r) => r.map((c) => c.trim())).filter((r) => r.some((c) => c));
   if (cleaned[0] && !/\d/.test(cleaned[0][0] ?? '')) cleaned.shift();
-  return cleaned.map((r) => ({ phone: r[0] ?? '', name: r[1] ?? '', role: Number(r[2] || 0), password: r[3] ?? '' }));
+  // A role that is not a number becomes -1, which the server answers per row (invalid_param on role).
+  const roleOf = (cell: string | undefined) => (!cell ? 0 : Number.isInteger(Number(cell)) ? Number(cell) : -1);
+  return cleaned.map((r) => ({ phone: r[0] ?? '', name: r[1] ?? '', role: roleOf(r[2]), password: r[3] ?? '' }));
 }
 
 /** Unified social credit code (18) or the older registration number (15), upper-case letters and digits. */

@@ -135,6 +135,24 @@ test.describe('identity and enterprises, two browsers', () => {
     await logIn(B.page, 'zh', B.phone);
     await expect(B.page.getByText(LB('Your account has been frozen'))).toBeVisible();
     await expect(B.page).toHaveURL(/\/user\/login/);
+
+    // §6 add in bulk from an XLSX written by SheetJS: one bad row imports nothing; the corrected file imports all.
+    const XLSX = await import('@e965/xlsx');
+    const sheet = (rows: unknown[][]) => {
+      const book = XLSX.utils.book_new();
+      XLSX.utils.book_append_sheet(book, XLSX.utils.aoa_to_sheet(rows), 'members');
+      return { name: 'members.xlsx', mimeType: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet', buffer: Buffer.from(XLSX.write(book, { type: 'buffer', bookType: 'xlsx' })) };
+    };
+    const [p1, p2] = [randomPhone(), randomPhone()];
+    await A.page.goto('/dashboard/company/invitations');
+    await A.page.getByTestId('bulk-file').setInputFiles(sheet([['phone', 'name', 'role', 'password'], [Number(p1), '钱一', 0, 'Passw0rdA'], ['1234', '钱二', 0, 'Passw0rdA']]));
+    await expect(A.page.getByTestId('bulk-summary')).toContainText(LA('Nothing was imported: {0} of {1} rows have problems. Correct the rows marked below and upload the file again.').replace('{0}', '1').replace('{1}', '2'));
+    await expect(A.page.getByTestId('bulk-results').getByRole('row')).toHaveCount(3);
+    await screenshot(A.page, 'enterprise-bulk-rejected-en');
+    await A.page.getByTestId('bulk-file').setInputFiles(sheet([['phone', 'name', 'role', 'password'], [Number(p1), '钱一', 0, 'Passw0rdA'], [p2, '钱二', 2, 'Passw0rdA']]));
+    await expect(A.page.getByTestId('bulk-summary')).toHaveText(LA('{0} rows imported.').replace('{0}', '2'));
+    await A.page.goto('/dashboard/company/members');
+    await expect(A.page.getByTestId(`member-${p2}`)).toBeVisible();
   });
 
   test('channel 2: application form to the operator console, rejected with a reason, recommitted, approved', async ({ browser }) => {

@@ -219,11 +219,45 @@ describe('members, invitations and codes', () => {
       cookie: owner.cookie,
       body: { members: [{ phone: a, name: '甲', role: 0, password: 'Passw0rdA' }, { phone: 'bad', name: '乙', role: 0, password: 'Passw0rdA' }, { phone: a, name: '甲', role: 0, password: 'Passw0rdA' }] },
     });
-    expect(res.json().data.results).toEqual([
-      { row: 1, phone: a, ok: true, outcome: 'added' },
-      { row: 2, phone: 'bad', ok: false, message: 'phone_invalid', field_name: 'phone' },
-      { row: 3, phone: a, ok: false, message: 'enterprise_already_join', field_name: 'phone' },
-    ]);
+    // One bad row imports nothing (all or nothing), and every row says what is wrong with it.
+    expect(res.json().data).toEqual({
+      imported: false,
+      results: [
+        { row: 1, phone: a, ok: true, outcome: 'added' },
+        { row: 2, phone: 'bad', ok: false, message: 'phone_invalid', field_name: 'phone' },
+        { row: 3, phone: a, ok: false, message: 'user_already_exist', field_name: 'phone' },
+      ],
+    });
+    expect(await h.app.db.selectFrom('users').select('id').where('phonenumber', '=', a).executeTakeFirst()).toBeUndefined();
+    // The corrected file imports every row in one transaction: a new account, and an invitation for an existing one.
+    const existing = newPhone();
+    await h.register(existing);
+    const fixed = await h.request({
+      method: 'POST',
+      url: '/api/v2/users/invitation/members',
+      cookie: owner.cookie,
+      body: { members: [{ phone: a, name: '甲', role: 0, password: 'Passw0rdA' }, { phone: existing, name: '丙', role: 3 }] },
+    });
+    expect(fixed.json().data).toEqual({ imported: true, results: [{ row: 1, phone: a, ok: true, outcome: 'added' }, { row: 2, phone: existing, ok: true, outcome: 'invited' }] });
+    const again = await h.request({ method: 'POST', url: '/api/v2/users/invitation/members', cookie: owner.cookie, body: { members: [{ phone: a, name: '甲', role: 9, password: 'x' }] } });
+    expect(again.json().data.results).toEqual([{ row: 1, phone: a, ok: false, message: 'invalid_param', field_name: 'role' }]);
+  });
+
+  it('names members by user id, only within the displayed company (§7 employees/names)', async () => {
+    const owner = await ownerWithEnterprise(h, '点名公司');
+    const other = await ownerWithEnterprise(h, '别家公司');
+    const m = await memberOf(h, owner, 0);
+    const me = (await h.request({ method: 'GET', url: '/api/v1/users', cookie: owner.cookie })).json().data;
+    const mine = (await h.request({ method: 'GET', url: '/api/v1/users', cookie: m.cookie })).json().data;
+    const outsider = (await h.request({ method: 'GET', url: '/api/v1/users', cookie: other.cookie })).json().data;
+    const res = await h.request({ method: 'GET', url: `/api/v1/enterprises/employees/names?user_ids=${mine.id}&user_ids=${me.id}&user_ids=${outsider.id}`, cookie: m.cookie });
+    expect(res.json().data).toEqual([
+      { user_id: me.id, name: me.name },
+      { user_id: mine.id, name: mine.name },
+    ].sort((a, b) => a.user_id - b.user_id));
+    expect((await h.request({ method: 'GET', url: `/api/v1/enterprises/employees/names?user_ids=${outsider.id}`, cookie: owner.cookie })).json().data).toEqual([]);
+    expect((await h.request({ method: 'GET', url: '/api/v1/enterprises/employees/names', cookie: owner.cookie })).statusCode).toBe(400);
+    expect400(await h.request({ method: 'GET', url: '/api/v1/enterprises/employees/names?user_ids=abc', cookie: owner.cookie }), 'invalid_param', 'user_ids');
   });
 
   it('regenerates the invitation code; the old one stops working', async () => {
@@ -366,6 +400,18 @@ describe('channel 2 and the operator console', () => {
     const approved = await h.request({ method: 'PUT', url: `/api/v1/operator/applications/${item.id}`, body: { status: 2 }, cookie: op });
     expect(approved.json().data).toMatchObject({ status: 2 });
     expect((await h.request({ method: 'GET', url: '/api/v1/enterprises', cookie })).json().data).toMatchObject({ name: '渠道二公司', verified: true, role: 1, application: { status: 2 } });
+    // §7 employees/files: the enterprise's application files, paged; a plain member may not list them.
+    const files = (await h.request({ method: 'GET', url: '/api/v1/enterprises/employees/files?page_id=1&page_size=10', cookie })).json().data;
+    expect(files.items.map((f: { file_id: string; kind: string }) => [f.file_id, f.kind])).toEqual(expect.arrayContaining([[licence, 'license'], [form2, 'application_form']]));
+    expect(files.items.find((f: { file_id: string }) => f.file_id === form2)).toMatchObject({ type: 'pdf', size: 'signed form, clearer'.length + 9 });
+    const firstPage = (await h.request({ method: 'GET', url: '/api/v1/enterprises/employees/files?page_id=1&page_size=1', cookie })).json().data;
+    const secondPage = (await h.request({ method: 'GET', url: '/api/v1/enterprises/employees/files?page_id=2&page_size=1', cookie })).json().data;
+    expect([firstPage.total, firstPage.items.length, secondPage.items.length]).toEqual([files.total, 1, 1]);
+    expect(secondPage.items[0].file_id).not.toBe(firstPage.items[0].file_id);
+    expect400(await h.request({ method: 'GET', url: '/api/v1/enterprises/employees/files?page_size=1000', cookie }), 'lt', 'page_size');
+    const company = (await h.request({ method: 'GET', url: '/api/v1/enterprises', cookie })).json().data;
+    const plain = await memberOf(h, { cookie, company }, 0);
+    expect403(await h.request({ method: 'GET', url: '/api/v1/enterprises/employees/files', cookie: plain.cookie }));
     await h.request({ method: 'DELETE', url: '/api/v1/operator/tokens', cookie: op });
     expect403(await h.request({ method: 'GET', url: '/api/v1/operator/me', cookie: op }));
   });

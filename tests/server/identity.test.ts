@@ -19,7 +19,15 @@ if (!hasTesseract) console.warn('identity.test: tesseract with chi_sim is not in
 
 // @napi-rs/canvas arrives with pdfjs-dist (its optional dependency, pinned by the overrides in package.json).
 const require = createRequire(import.meta.url);
-type Canvas = typeof import('@napi-rs/canvas');
+type Canvas = {
+  GlobalFonts: { registerFromPath(path: string, name: string): boolean };
+  createCanvas(w: number, h: number): {
+    width: number;
+    height: number;
+    getContext(kind: '2d'): { fillStyle: string; font: string; fillRect(x: number, y: number, w: number, h: number): void; fillText(t: string, x: number, y: number): void };
+    toBuffer(mime: 'image/png'): Buffer;
+  };
+};
 const canvasLib = ((): Canvas | null => {
   try {
     return createRequire(require.resolve('pdfjs-dist/package.json'))('@napi-rs/canvas') as Canvas;

@@ -344,44 +344,61 @@ export default async function enterpriseRoutes(app: FastifyInstance) {
    * (accepted on /invited-company); a new phone gets an account with the given
    * password and joins at once.
    */
-  async function addMember(ctx: Awaited<ReturnType<typeof app.requireMember>>, input: { phone: string; name: string; role: number; password: string }): Promise<AddMemberResult> {
+  type MemberCtx = Awaited<ReturnType<typeof app.requireMember>>;
+  type MemberInput = { phone: string; name: string; role: number; password: string };
+  /** What adding one member will do, decided before anything is written: invite an existing account, or create one. */
+  type MemberPlan = { phone: string; name: string; role: number } & ({ outcome: 'invited'; userId: number; hasPending: boolean } | { outcome: 'added'; password: string });
+
+  /** Checks one row (§5 phone, name, role, password; §8 already a member). Throws the ApiError of the first problem. */
+  async function planMember(ctx: MemberCtx, input: MemberInput): Promise<MemberPlan> {
     const phone = input.phone.trim();
     const name = input.name.trim();
     rule(checkPhone(phone), 'phone');
     rule(checkName(name, { required: true }), 'name');
     if (!ROLE_VALUES.includes(input.role)) fail('invalid_param', 'role');
     if (input.role === ROLES.superAdmin && ctx.employee.role !== ROLES.superAdmin) fail('invalid_param', 'role');
-    const now = Date.now();
     const existing = await findUserByPhone(db, phone);
     if (existing) {
       const membership = await db.selectFrom('employees').select('status').where('user_id', '=', existing.id).where('enterprise_id', '=', ctx.enterprise.id).executeTakeFirst();
       if (membership && membership.status !== EMPLOYEE_STATUS.rejected) fail('enterprise_already_join', 'phone');
       const pending = await db.selectFrom('invitations').select('id').where('user_id', '=', existing.id).where('enterprise_id', '=', ctx.enterprise.id).where('status', '=', INVITATION_STATUS.pending).executeTakeFirst();
-      if (!pending) {
-        await db.insertInto('invitations').values({ enterprise_id: ctx.enterprise.id, user_id: existing.id, inviter_id: ctx.user.id, role: input.role, status: INVITATION_STATUS.pending, created_at: now, updated_at: now }).execute();
-      }
-      return { phone, outcome: 'invited' };
+      return { phone, name, role: input.role, outcome: 'invited', userId: existing.id, hasPending: Boolean(pending) };
     }
     rule(checkNewPassword(input.password, { strongPassword: config.strongPassword }), 'password');
-    const passwordHash = await hashPassword(input.password);
-    return db.transaction().execute(async (trx) => {
-      try {
-        const user = await trx
-          .insertInto('users')
-          .values({ phonenumber: phone, login_id: null, name, password_hash: passwordHash, icon_color: pickIconColor(), current_enterprise_id: ctx.enterprise.id, created_at: now, updated_at: now })
-          .returning('id')
-          .executeTakeFirstOrThrow();
-        const employee = await trx
-          .insertInto('employees')
-          .values({ enterprise_id: ctx.enterprise.id, user_id: user.id, role: input.role, status: EMPLOYEE_STATUS.confirmed, created_at: now, updated_at: now })
-          .returning('id')
-          .executeTakeFirstOrThrow();
-        return { phone, outcome: 'added' as const, employee_id: employee.id };
-      } catch (error) {
-        if (isUniqueViolation(error)) fail('user_already_exist', 'phone');
-        throw error;
+    return { phone, name, role: input.role, outcome: 'added', password: input.password };
+  }
+
+  /** Writes a checked plan inside the caller's transaction (the password hash is computed beforehand). */
+  async function applyMember(trx: typeof db, ctx: MemberCtx, plan: MemberPlan, passwordHash: string): Promise<AddMemberResult> {
+    const now = Date.now();
+    if (plan.outcome === 'invited') {
+      if (!plan.hasPending) {
+        await trx.insertInto('invitations').values({ enterprise_id: ctx.enterprise.id, user_id: plan.userId, inviter_id: ctx.user.id, role: plan.role, status: INVITATION_STATUS.pending, created_at: now, updated_at: now }).execute();
       }
-    });
+      return { phone: plan.phone, outcome: 'invited' };
+    }
+    try {
+      const user = await trx
+        .insertInto('users')
+        .values({ phonenumber: plan.phone, login_id: null, name: plan.name, password_hash: passwordHash, icon_color: pickIconColor(), current_enterprise_id: ctx.enterprise.id, created_at: now, updated_at: now })
+        .returning('id')
+        .executeTakeFirstOrThrow();
+      const employee = await trx
+        .insertInto('employees')
+        .values({ enterprise_id: ctx.enterprise.id, user_id: user.id, role: plan.role, status: EMPLOYEE_STATUS.confirmed, created_at: now, updated_at: now })
+        .returning('id')
+        .executeTakeFirstOrThrow();
+      return { phone: plan.phone, outcome: 'added', employee_id: employee.id };
+    } catch (error) {
+      if (isUniqueViolation(error)) fail('user_already_exist', 'phone');
+      throw error;
+    }
+  }
+
+  async function addMember(ctx: MemberCtx, input: MemberInput): Promise<AddMemberResult> {
+    const plan = await planMember(ctx, input);
+    const passwordHash = plan.outcome === 'added' ? await hashPassword(plan.password) : '';
+    return db.transaction().execute((trx) => applyMember(trx, ctx, plan, passwordHash));
   }
 
   const memberFields = { name: text(60), password: text(128), role: { type: 'integer' }, phone: text(32) };
@@ -408,18 +425,88 @@ export default async function enterpriseRoutes(app: FastifyInstance) {
     async (request) => {
       if (!config.allowAddMember) forbidden();
       const ctx = await app.requireMember(request, 'admin');
+      // All or nothing: every row is checked first; one bad row imports no row, and the answer says which rows to fix.
       const results: BulkRowResult[] = [];
+      const plans: MemberPlan[] = [];
+      const seen = new Set<string>();
       for (const [index, row] of request.body.members.entries()) {
         const phone = String(row.phone ?? '').trim();
         try {
-          const r = await addMember(ctx, { phone, name: String(row.name ?? ''), role: Number(row.role ?? 0), password: String(row.password ?? '') });
-          results.push({ row: index + 1, phone, ok: true, outcome: r.outcome });
+          if (seen.has(phone)) fail('user_already_exist', 'phone');
+          seen.add(phone);
+          const plan = await planMember(ctx, { phone, name: String(row.name ?? ''), role: Number(row.role ?? 0), password: String(row.password ?? '') });
+          plans.push(plan);
+          results.push({ row: index + 1, phone, ok: true, outcome: plan.outcome });
         } catch (error) {
           if (!(error instanceof ApiError)) throw error;
           results.push({ row: index + 1, phone, ok: false, message: error.key, ...(error.field ? { field_name: error.field } : {}) });
         }
       }
-      return { data: { results } };
+      if (results.some((r) => !r.ok)) return { data: { imported: false, results } };
+      const hashes: string[] = [];
+      for (const plan of plans) hashes.push(plan.outcome === 'added' ? await hashPassword(plan.password) : '');
+      const written = await db.transaction().execute(async (trx) => {
+        const out: AddMemberResult[] = [];
+        for (const [i, plan] of plans.entries()) out.push(await applyMember(trx, ctx, plan, hashes[i] ?? ''));
+        return out;
+      });
+      return { data: { imported: true, results: written.map((w, i) => ({ row: i + 1, phone: w.phone, ok: true, outcome: w.outcome })) } };
+    },
+  );
+
+  // §7 v1 GET /enterprises/employees/names?user_ids=: names of members of the displayed company (others are left out).
+  app.get<{ Querystring: { user_ids?: number | number[] } }>(
+    '/api/v1/enterprises/employees/names',
+    { schema: { querystring: { type: 'object', properties: { user_ids: { anyOf: [{ type: 'integer', minimum: 1 }, { type: 'array', maxItems: 200, items: { type: 'integer', minimum: 1 } }] } }, required: ['user_ids'], additionalProperties: false } } },
+    async (request) => {
+      const { enterprise } = await app.requireMember(request, 'member');
+      const raw = request.query.user_ids;
+      const ids = [...new Set(Array.isArray(raw) ? raw : raw === undefined ? [] : [raw])];
+      if (ids.length === 0) fail('required', 'user_ids');
+      const rows = await db
+        .selectFrom('employees')
+        .innerJoin('users', 'users.id', 'employees.user_id')
+        .select(['users.id as user_id', 'users.name'])
+        .where('employees.enterprise_id', '=', enterprise.id)
+        .where('employees.user_id', 'in', ids)
+        .orderBy('users.id')
+        .execute();
+      return { data: rows.map((r) => ({ user_id: r.user_id, name: r.name })) };
+    },
+  );
+
+  // §7 v1 GET /enterprises/employees/files?page_id&page_size: the enterprise's application files (licence, form, certificate), newest first.
+  app.get<{ Querystring: { page_id?: number; page_size?: number } }>(
+    '/api/v1/enterprises/employees/files',
+    { schema: { querystring: { type: 'object', properties: { page_id: { type: 'integer', minimum: 1 }, page_size: { type: 'integer', minimum: 1, maximum: 100 } }, additionalProperties: false } } },
+    async (request) => {
+      const { enterprise } = await app.requireMember(request, 'viewer');
+      const page = request.query.page_id ?? 1;
+      const pageSize = request.query.page_size ?? 10;
+      // The files of every application that became this enterprise (a recommitted one may have several), and of the enterprise itself.
+      const applications = await db
+        .selectFrom('enterprise_applications')
+        .select(['license_image_id', 'apply_book_id', 'organization_code_certificate_id', 'created_at'])
+        .where('enterprise_id', '=', enterprise.id)
+        .execute();
+      const kinds = new Map<string, { kind: 'license' | 'application_form' | 'organization_code_certificate'; at: number }>();
+      const note = (id: string | null, kind: 'license' | 'application_form' | 'organization_code_certificate', at: number) => {
+        if (id && !kinds.has(id)) kinds.set(id, { kind, at });
+      };
+      note(enterprise.license_image_id, 'license', Number(enterprise.created_at));
+      note(enterprise.apply_book_id, 'application_form', Number(enterprise.created_at));
+      note(enterprise.organization_code_certificate_id, 'organization_code_certificate', Number(enterprise.created_at));
+      for (const a of applications) {
+        note(a.license_image_id, 'license', Number(a.created_at));
+        note(a.apply_book_id, 'application_form', Number(a.created_at));
+        note(a.organization_code_certificate_id, 'organization_code_certificate', Number(a.created_at));
+      }
+      const ids = [...kinds.keys()];
+      const stored = ids.length ? await db.selectFrom('files').select(['id', 'size', 'type', 'created_at']).where('id', 'in', ids).execute() : [];
+      const items = stored
+        .map((f) => ({ file_id: f.id, kind: kinds.get(f.id)!.kind, size: Number(f.size), type: f.type, uploaded_at: Number(f.created_at) }))
+        .sort((x, y) => y.uploaded_at - x.uploaded_at || x.file_id.localeCompare(y.file_id));
+      return { data: { items: items.slice((page - 1) * pageSize, page * pageSize), total: items.length, page, page_size: pageSize } };
     },
   );
 

@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useState } from 'react';
-import { ActionIcon, Badge, Button, CopyButton, Group, Modal, Pagination, PasswordInput, Select, Stack, Table, Tabs, Text, TextInput, Title, Tooltip, FileButton } from '@mantine/core';
+import { ActionIcon, Alert, Badge, Button, CopyButton, Group, Modal, Pagination, PasswordInput, Select, Stack, Table, Tabs, Text, TextInput, Title, Tooltip, FileButton } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { notifications } from '@mantine/notifications';
 import { IconCopy, IconRefresh, IconSearch } from '@tabler/icons-react';
@@ -7,7 +7,7 @@ import { Trans, useLingui } from '@lingui/react/macro';
 import { useLocation } from 'wouter';
 import type { BulkRowResult, CompanyDto, EmployeeDto, InvitationDto, UserDto } from '../../../core/api-types.ts';
 import { ADD_MEMBER_TIMEOUT_MS } from '../../../core/constants.ts';
-import { EMPLOYEE_STATUS, INVITATION_STATUS, parseMembersCsv } from '../../../core/enterprise.ts';
+import { EMPLOYEE_STATUS, INVITATION_STATUS } from '../../../core/enterprise.ts';
 import { maskPhone } from '../../../core/masking.ts';
 import { checkName, checkPhone } from '../../../core/validation.ts';
 import { applyServerErrors } from '@/api/apply-server-errors.ts';
@@ -17,6 +17,7 @@ import { useConfig } from '@/config/config-atom.ts';
 import { PageLoader } from '@/components/page-loader.tsx';
 import { addMember, addMembers, fetchEmployees, fetchInvitations, regenerateInvitationCode, setEmployeeStatus, setMemberRole, type EmployeePage } from './enterprise-api.ts';
 import { ROLE_LABELS } from './role-labels.ts';
+import { MEMBER_SHEET_MAX_ROWS, readMemberSheet } from './member-sheet.ts';
 import { useCompany } from './use-company.ts';
 
 export type CompanyTab = 'info' | 'members' | 'applications' | 'invitations';
@@ -273,7 +274,8 @@ function InvitationsTab() {
   const config = useConfig();
   const [items, setItems] = useState<InvitationDto[] | null>(null);
   const [isAdding, setAdding] = useState(false);
-  const [results, setResults] = useState<BulkRowResult[] | null>(null);
+  const [bulk, setBulk] = useState<{ imported: boolean; results: BulkRowResult[] } | null>(null);
+  const [isImporting, setImporting] = useState(false);
   const load = useCallback(async () => {
     try {
       setItems(await fetchInvitations());
@@ -286,18 +288,39 @@ function InvitationsTab() {
   }, [load]);
   const onBulk = async (file: File | null) => {
     if (!file) return;
-    const rows = parseMembersCsv(await file.text());
-    if (rows.length === 0) {
-      notifications.show({ color: 'red', message: t`The file has no rows` });
+    setBulk(null);
+    if (file.size > 5 * 1024 * 1024) {
+      notifications.show({ color: 'red', message: t`The file is too large (at most 5 MB)` });
       return;
     }
+    setImporting(true);
     try {
-      setResults((await addMembers(rows)).results);
-      await load();
+      let rows;
+      try {
+        rows = await readMemberSheet(new Uint8Array(await file.arrayBuffer()), file.name);
+      } catch {
+        notifications.show({ color: 'red', message: t`The file could not be read as a spreadsheet (XLSX or CSV)` });
+        return;
+      }
+      if (rows.length === 0) {
+        notifications.show({ color: 'red', message: t`The file has no rows` });
+        return;
+      }
+      if (rows.length > MEMBER_SHEET_MAX_ROWS) {
+        notifications.show({ color: 'red', message: t`At most ${MEMBER_SHEET_MAX_ROWS} rows can be added at once` });
+        return;
+      }
+      const outcome = await addMembers(rows);
+      setBulk(outcome);
+      if (outcome.imported) await load();
     } catch (error) {
       notifyError(error);
+    } finally {
+      setImporting(false);
     }
   };
+  const fieldLabel = (field?: string) =>
+    field === 'phone' ? `${t`Phone`}: ` : field === 'name' ? `${t`Name`}: ` : field === 'role' ? `${t`Role`}: ` : field === 'password' ? `${t`Password`}: ` : '';
   const statusText = (s: number) => (s === INVITATION_STATUS.accepted ? t`Accepted` : s === INVITATION_STATUS.refused ? t`Refused` : t`Pending`);
   return (
     <Stack gap="sm">
@@ -306,30 +329,58 @@ function InvitationsTab() {
           <Button onClick={() => setAdding(true)}>
             <Trans>Add a member</Trans>
           </Button>
-          <FileButton onChange={(f) => void onBulk(f)} accept=".csv,text/csv">
+          <FileButton
+            onChange={(f) => void onBulk(f)}
+            accept=".xlsx,.xls,.csv,text/csv,application/vnd.openxmlformats-officedocument.spreadsheetml.sheet,application/vnd.ms-excel"
+            inputProps={{ 'data-testid': 'bulk-file' } as never}
+          >
             {(props) => (
-              <Button variant="default" {...props}>
-                <Trans>Add in bulk (CSV)</Trans>
+              <Button variant="default" loading={isImporting} {...props}>
+                <Trans>Add in bulk (XLSX or CSV)</Trans>
               </Button>
             )}
           </FileButton>
           <Text size="xs" c="dimmed">
-            <Trans>Columns: phone, name, role, password</Trans>
+            <Trans>Columns: phone, name, role (0 member, 2 administrator, 3 confidentiality officer, 4 enterprise member), password for new accounts</Trans>
           </Text>
         </Group>
       )}
-      {results && (
-        <Table withTableBorder data-testid="bulk-results">
-          <Table.Tbody>
-            {results.map((r) => (
-              <Table.Tr key={r.row}>
-                <Table.Td>{r.row}</Table.Td>
-                <Table.Td>{r.phone}</Table.Td>
-                <Table.Td c={r.ok ? 'green' : 'red'}>{r.ok ? (r.outcome === 'invited' ? t`Invited` : t`Added`) : errorKeyText(r.message ?? '', i18n)}</Table.Td>
+      {bulk && (
+        <Alert color={bulk.imported ? 'green' : 'red'} data-testid="bulk-summary">
+          {bulk.imported
+            ? t`${bulk.results.length} rows imported.`
+            : t`Nothing was imported: ${bulk.results.filter((r) => !r.ok).length} of ${bulk.results.length} rows have problems. Correct the rows marked below and upload the file again.`}
+        </Alert>
+      )}
+      {bulk && (
+        <Table.ScrollContainer minWidth={420}>
+          <Table withTableBorder data-testid="bulk-results">
+            <Table.Thead>
+              <Table.Tr>
+                <Table.Th>{t`Row`}</Table.Th>
+                <Table.Th>{t`Phone`}</Table.Th>
+                <Table.Th>{t`Result`}</Table.Th>
               </Table.Tr>
-            ))}
-          </Table.Tbody>
-        </Table>
+            </Table.Thead>
+            <Table.Tbody>
+              {bulk.results.map((r) => (
+                <Table.Tr key={r.row}>
+                  <Table.Td>{r.row}</Table.Td>
+                  <Table.Td>{r.phone}</Table.Td>
+                  <Table.Td c={r.ok ? (bulk.imported ? 'green' : 'dimmed') : 'red'}>
+                    {r.ok
+                      ? bulk.imported
+                        ? r.outcome === 'invited'
+                          ? t`Invited`
+                          : t`Added`
+                        : t`OK, not imported`
+                      : `${fieldLabel(r.field_name)}${errorKeyText(r.message ?? '', i18n)}`}
+                  </Table.Td>
+                </Table.Tr>
+              ))}
+            </Table.Tbody>
+          </Table>
+        </Table.ScrollContainer>
       )}
       {items === null ? (
         <PageLoader />

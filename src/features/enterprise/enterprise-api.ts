@@ -40,7 +40,7 @@ export const setEmployeeStatus = (employeeId: number, status: number) => api.put
 export const setMemberRole = (employeeId: number, role: number) => api.put<unknown>(`/v2/users/members/${employeeId}`, { role });
 export type NewMember = { phone: string; name: string; role: number; password: string };
 export const addMember = (member: NewMember, signal?: AbortSignal) => api.post<AddMemberResult>('/v2/users/members', member, { signal });
-export const addMembers = (members: NewMember[]) => api.post<{ results: BulkRowResult[] }>('/v2/users/invitation/members', { members });
+export const addMembers = (members: NewMember[]) => api.post<{ imported: boolean; results: BulkRowResult[] }>('/v2/users/invitation/members', { members });
 export const fetchInvitations = () => api.get<InvitationDto[]>('/v2/enterprises/invitations');
 export const regenerateInvitationCode = () => api.put<{ invitation_code: string }>('/v1/enterprises/invitation-code');
 
