@@ -6,6 +6,7 @@ import { fetchCurrentUser } from '@/features/auth/auth-api.ts';
 import { currentUserAtom } from '@/features/auth/user-atom.ts';
 import { NotFoundPage } from '@/features/not-found/not-found-page.tsx';
 import { DashboardLayout } from './layouts/dashboard-layout.tsx';
+import { RequireCompany } from '@/features/enterprise/dashboard-gate.tsx';
 import { PublicLayout } from './layouts/public-layout.tsx';
 import { PageTitle } from './page-title.tsx';
 import { DASHBOARD_ROUTES, NOT_FOUND_TITLE, PUBLIC_ROUTES, STANDALONE_ROUTES, type AppRoute } from './routes.tsx';
@@ -68,16 +69,18 @@ export function App() {
         {renderRoutes(STANDALONE_ROUTES)}
         <Route path={/^\/dashboard(?:\/.*)?$/}>
           <RequireUser>
-            {() => (
-              <DashboardLayout>
-                <Switch>
-                  {renderRoutes(DASHBOARD_ROUTES)}
-                  <Route>
-                    <PageTitle title={NOT_FOUND_TITLE} />
-                    <DashboardNotFound />
-                  </Route>
-                </Switch>
-              </DashboardLayout>
+            {(user) => (
+              <RequireCompany user={user}>
+                <DashboardLayout>
+                  <Switch>
+                    {renderRoutes(DASHBOARD_ROUTES)}
+                    <Route>
+                      <PageTitle title={NOT_FOUND_TITLE} />
+                      <DashboardNotFound />
+                    </Route>
+                  </Switch>
+                </DashboardLayout>
+              </RequireCompany>
             )}
           </RequireUser>
         </Route>

@@ -40,8 +40,9 @@ test.describe('accounts, end to end', () => {
 
     await registerThroughForm(page, 'zh', phone, 'Passw0rdA', '张三丰');
     await expectRealAuthNext(page);
+    // The dashboard waits for real-name and company authentication (§4, issue 4's dashboard guard).
     await page.goto('/dashboard/home');
-    await expect(page.getByText(L('Hello, {displayName}').replace('{displayName}', '*三丰'))).toBeVisible();
+    await expect(page).toHaveURL(/\/real-auth/);
     await expect(page).toHaveTitle(/Provena/);
 
     // The avatar menu shows the masked name and phone (§2).

@@ -115,6 +115,9 @@ test.describe('identity and enterprises, two browsers', () => {
     await expect(B.page.getByTestId('review-state')).toHaveAttribute('data-status', '2');
     await expect(B.page.getByText(LB('The administrator is reviewing, please wait.'))).toBeVisible();
     await screenshot(B.page, 'enterprise-in-review-zh');
+    // §4 holds for dashboard URLs too: a member under review is sent back to the review screen.
+    await B.page.goto('/dashboard/vault');
+    await expect(B.page).toHaveURL(/\/in-review/);
 
     // A approves.
     await A.page.goto('/dashboard/company/applications');
@@ -322,6 +325,9 @@ test.describe('real-name authentication with ID photos', () => {
     const phone = randomPhone();
     await registerByApi(page.request, phone);
     await logIn(page, 'ja', phone);
+    await expect(page).toHaveURL(/\/real-auth/);
+    // A dashboard URL opened directly leads back here until the user is authenticated and in a company (§4).
+    await page.goto('/dashboard/home');
     await expect(page).toHaveURL(/\/real-auth/);
     const submit = page.getByTestId('real-auth-submit');
     await expect(submit).toBeDisabled();

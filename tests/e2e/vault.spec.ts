@@ -209,10 +209,10 @@ test.describe('trade-secret vault', () => {
     await expect(officer.page.getByTestId('file-formula.bin')).toBeVisible();
     await screenshot(officer.page, 'vault-project-middle-ja');
 
-    // Someone without a company is told where the vault comes from.
+    // Someone without a company is sent to real-name and company authentication first (§4 dashboard guard).
     const loner = await person(browser, 'zh', '孙七');
     await loner.page.goto('/dashboard/vault');
-    await expect(loner.page.getByTestId('vault-no-company')).toBeVisible();
+    await expect(loner.page).toHaveURL(/\/real-auth/);
     await loner.context.close();
 
     for (const p of [owner, alice, bob, officer]) await p.context.close();

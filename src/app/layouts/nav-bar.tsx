@@ -9,6 +9,8 @@ import type { UserDto } from '../../../core/api-types.ts';
 import { maskName, maskPhone } from '../../../core/masking.ts';
 import { useConfig } from '@/config/config-atom.ts';
 import { currentUserAtom } from '@/features/auth/user-atom.ts';
+import { logoTarget } from '@/features/enterprise/after-login.ts';
+import { companyAtom } from '@/features/enterprise/company-atom.ts';
 import { useDefaultPagePath } from '../guards.tsx';
 import { LocaleSwitch } from '../locale-switch.tsx';
 import { useLogout } from '../use-logout.tsx';
@@ -45,6 +47,7 @@ export function userInitial(user: UserDto): string {
 function Logo() {
   const config = useConfig();
   const user = useAtomValue(currentUserAtom);
+  const company = useAtomValue(companyAtom);
   const defaultPath = useDefaultPagePath();
   const { t } = useLingui();
   const siteName = config.webTitle;
@@ -54,13 +57,12 @@ function Logo() {
       <span>{config.webTitle}</span>
     </>
   );
-  // §2: the logo goes to home for two enterprise roles and to asset otherwise; the xian
-  // variant reloads (or goes to the default page when a phone is known). Roles and the
-  // asset screen arrive with enterprises; until then a logged-in visitor goes to the
-  // default page and everyone else reloads the front page.
-  if (user) {
+  // §2: home for the super administrator and administrators, the asset page otherwise;
+  // visitors (and the xian variant without a user) reload the front page.
+  const target = logoTarget({ isLoggedIn: Boolean(user), role: company?.enterprise_id ? company.role : null, frontPageVersion: config.frontPageVersion, defaultPath });
+  if ('href' in target) {
     return (
-      <Link href={defaultPath} className={classes.logo} aria-label={t`${siteName} home`}>
+      <Link href={target.href} className={classes.logo} aria-label={t`${siteName} home`} data-testid="navbar-logo">
         {content}
       </Link>
     );
