@@ -131,8 +131,8 @@ describe('real-name authentication, OCR variant (§2, §7, §8)', () => {
     expect((await ocr(back, 'back')).json().data.valid_until).toBe('long');
     expect400(await ocr(expiredBack, 'back'), 'identity_card_expired', 'image_id');
     const commit = (body: unknown) => h.request({ method: 'POST', url: '/api/v2/users/verified-token', body, cookie });
-    // Typed fields that differ from the photo: the photo is not this person's card (§8 identity verify info invalid).
-    expect400(await commit({ card_no: card, name: '李建军', front_image_id: front, back_image_id: back }), 'identity_verify_info_invalid', 'front_image_id');
+    // A number other than the photo's: the photo is not this person's card (§8 identity verify info invalid).
+    expect400(await commit({ card_no: newCardNo(), name: '李建国', front_image_id: front, back_image_id: back }), 'identity_verify_info_invalid', 'front_image_id');
     expect400(await commit({ card_no: card, name: '李建国', front_image_id: front, back_image_id: expiredBack }), 'identity_card_expired', 'back_image_id');
     const ok = await commit({ card_no: card, name: '李建国', front_image_id: front, back_image_id: back });
     expect(ok.statusCode).toBe(200);

@@ -114,10 +114,12 @@ export default async function enterpriseRoutes(app: FastifyInstance) {
         rule(checkCardNo(cardNo), 'card_no');
         rule(checkRealName(realName), 'name');
         if (app.idCardOcr.isAvailable) {
-          // The typed fields must be what the photo shows; otherwise the photo is not this person's card.
+          // The number must be the one the photo shows (it is read reliably: a misread digit fails the
+          // check character); otherwise the photo is not this person's card. The name stays editable,
+          // because OCR misreads rarer characters.
           const read = await app.idCardOcr.recognize(app.blobs.pathOf(front), 'front');
           if (!read) fail('identity_card_recognition_failed', 'front_image_id');
-          if (read.card_no !== cardNo || read.name !== realName) fail('identity_verify_info_invalid', 'front_image_id');
+          if (read.card_no !== cardNo) fail('identity_verify_info_invalid', 'front_image_id');
           const validity = await app.idCardOcr.recognize(app.blobs.pathOf(back), 'back');
           if (!validity) fail('identity_card_recognition_failed', 'back_image_id');
           if (validity.valid_until !== 'long' && validity.valid_until < todayYmd()) fail('identity_card_expired', 'back_image_id');

@@ -140,7 +140,7 @@ function OcrRealNameForm({ onDone }: { onDone: (user: UserDto) => void }) {
         {hasFields && (
           <>
             <TextInput label={t`ID card number`} placeholder={t`18-digit ID card number`} required readOnly={frontState === 'recognised'} {...form.getInputProps('card_no')} />
-            <TextInput label={t`Real name`} placeholder={t`Name as on the ID card`} required readOnly={frontState === 'recognised'} {...form.getInputProps('name')} />
+            <TextInput label={t`Real name`} placeholder={t`Name as on the ID card`} required description={frontState === 'recognised' ? t`Read from the photo; correct it if a character was misread` : undefined} {...form.getInputProps('name')} />
           </>
         )}
         <Button type="submit" fullWidth loading={form.submitting} disabled={!canSubmit} data-testid="real-auth-submit">
