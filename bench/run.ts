@@ -218,6 +218,8 @@ async function browserSuite(): Promise<Record<string, unknown>> {
     if ((extra.pbkdf2_100000_ms as number) >= 150) failures.push(`PBKDF2 100000 took ${(extra.pbkdf2_100000_ms as number).toFixed(0)} ms (target < 150 ms)`);
     if (!(extra.keys as { isValid: boolean }).isValid) failures.push('keys worker: signature did not verify');
     console.log(`chromium keys: ${JSON.stringify(extra.keys)}`);
+    extra.streamingWebCryptoDigest = await call<boolean>('streamingDigest');
+    console.log(`chromium streaming crypto.subtle.digest(ReadableStream): ${extra.streamingWebCryptoDigest ? 'yes (the app hashes one file with it)' : 'no (the app uses our WebAssembly)'}`);
     extra.chromium = browser.version();
     fs.rmSync(tmp, { recursive: true, force: true });
   } finally {

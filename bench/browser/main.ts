@@ -1,6 +1,7 @@
 import { wrap } from 'comlink';
 import { hashFile, hashFiles, closeWorkers } from '../../workers/hash/hash-service.ts';
 import { keysWorker } from '../../workers/keys/keys-service.ts';
+import { detectStreamingDigest, type DigestSubtle } from '../../workers/hash/streaming-digest.ts';
 import { CHUNK, fileParts, makeChunk, smallFileSizes, smallFileSlices } from '../data.ts';
 import type { NaiveWorkerApi } from './naive.worker.ts';
 import type { InMemoryWorkerApi } from './in-memory.worker.ts';
@@ -60,6 +61,10 @@ async function withLongTasks<T>(run: () => Promise<T>): Promise<{ result: T; lon
 
 const bench = {
   chunkSize: CHUNK,
+  /** Whether this Chromium digests a ReadableStream (then `ours` would take streaming WebCrypto). */
+  async streamingDigest() {
+    return detectStreamingDigest(crypto.subtle as unknown as DigestSubtle);
+  },
   async ours(size: number) {
     const file = makeFile(size);
     const { result, longTasks } = await withLongTasks(() => timed(async () => (await hashFile(file)).hash.slice(2)));

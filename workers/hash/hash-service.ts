@@ -1,8 +1,8 @@
 import { proxy, transfer, wrap, type Remote } from 'comlink';
 import { HASH_CHUNK_BYTES } from '../../core/constants.ts';
 import { fileIdentity } from '../../core/file-identity.ts';
-import type { HashEngine, HashWorkerApi } from './hash.worker.ts';
-import type { ReaderWorkerApi } from './reader.worker.ts';
+import type { HashWorkerApi } from './hash.worker.ts';
+import type { FileEngine, ReaderWorkerApi } from './reader.worker.ts';
 
 /**
  * The page's hashing service. One file: a reader worker slices the File and transfers
@@ -24,13 +24,17 @@ export type HashProgress = {
 export type HashOptions = {
   signal?: AbortSignal;
   onProgress?: (progress: HashProgress) => void;
-  /** For benchmarks: run hash-wasm in the same pipeline instead of our WebAssembly. */
-  engine?: HashEngine;
+  /**
+   * For benchmarks: run hash-wasm in the same pipeline instead of our WebAssembly, or force
+   * streaming WebCrypto. Left out, the reader picks streaming WebCrypto where the browser
+   * digests a ReadableStream (none of the Chromium versions we test) and our WebAssembly otherwise.
+   */
+  engine?: FileEngine;
   /** For benchmarks: chunk size and chunks in flight (defaults: §9's 10 MiB, 3). */
   chunkBytes?: number;
   inFlight?: number;
 };
-export type HashResult = { hash: string; identity: string; bytes: number; ms: number };
+export type HashResult = { hash: string; identity: string; bytes: number; ms: number; engine?: FileEngine };
 
 /** Chunks in flight between reader and hasher: enough to overlap reading and hashing, bounded memory. */
 const IN_FLIGHT = 3;
@@ -156,7 +160,7 @@ export async function hashFile(file: File, options: HashOptions = {}): Promise<H
     ]);
     progress.set(result.bytes);
     const ms = performance.now() - progress.started;
-    return { hash: `0x${result.hex}`, identity: fileIdentity(result.hex, file.name), bytes: result.bytes, ms };
+    return { hash: `0x${result.hex}`, identity: fileIdentity(result.hex, file.name), bytes: result.bytes, ms, engine: result.engine };
   } finally {
     signal?.removeEventListener('abort', onAbort);
     progress.stop();

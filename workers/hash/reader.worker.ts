@@ -1,6 +1,9 @@
 /// <reference lib="webworker" />
 import { expose, transfer, wrap, type Remote } from 'comlink';
-import type { HashEngine, HashWorkerApi } from './hash.worker.ts';
+import type { HashWorkerApi } from './hash.worker.ts';
+import { chooseEngine, hasStreamingDigest, streamingDigestHex, type DigestSubtle, type FileEngine } from './streaming-digest.ts';
+
+export type { FileEngine };
 
 /**
  * The reader worker: slices the File and transfers each chunk straight to the hashing
@@ -25,8 +28,17 @@ export const api = {
     chunkBytes: number,
     inFlight: number,
     onProgress: ReadProgress,
-    engine: HashEngine = 'provena',
-  ): Promise<{ hex: string; bytes: number }> {
+    requested?: FileEngine,
+  ): Promise<{ hex: string; bytes: number; engine: FileEngine }> {
+    const engine = await chooseEngine(requested, hasStreamingDigest);
+    if (engine === 'webcrypto-stream') {
+      try {
+        const subtle = crypto.subtle as unknown as DigestSubtle;
+        return { ...(await streamingDigestHex(subtle, file, onProgress, () => cancelled.has(jobId))), engine };
+      } finally {
+        cancelled.delete(jobId);
+      }
+    }
     if (!hasher) throw new Error('reader worker: connect() first');
     await hasher.begin(engine);
     const pending: Promise<unknown>[] = [];
@@ -47,7 +59,7 @@ export const api = {
       }
       await Promise.all(pending);
       if (cancelled.has(jobId)) throw new DOMException('hashing cancelled', 'AbortError');
-      return await hasher.finish();
+      return { ...(await hasher.finish()), engine };
     } catch (error) {
       await Promise.allSettled(pending);
       await hasher.abort();
