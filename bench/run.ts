@@ -139,6 +139,10 @@ async function browserSuite(): Promise<Record<string, unknown>> {
         ['hashWasmPipeline', 'hash-wasm, same pipeline (best use)', true],
         ['hashWasmNaive', 'hash-wasm, one worker reads+hashes', true],
         ['webCryptoOneShot', 'WebCrypto one-shot (whole file)', true],
+        // BENCH_PIPELINE_VARIANTS=1: our pipeline with other chunk sizes (MiB) and in-flight counts, side by side.
+        ...(process.env.BENCH_PIPELINE_VARIANTS
+          ? ([[4, 3], [10, 2], [10, 4], [16, 3]] as const).map(([mib, n]) => [`oursTuned:${mib}:${n}`, `provena pipeline ${mib} MiB × ${n} in flight`, true] as [string, string, boolean])
+          : []),
       ];
       // Interleaved: each repeat runs every engine once, in a rotated order, and the best run of each counts,
       // so that no engine always meets a cold (or warm) file.
@@ -150,7 +154,8 @@ async function browserSuite(): Promise<Record<string, unknown>> {
           if (fn === 'webCryptoOneShot' && size > 64 * MiB) continue;
           if (skipped.has(fn)) continue;
           try {
-            const r = await call<{ hex: string; ms: number; longTasks?: number[] }>(fn, size);
+            const [name, ...tuning] = fn.split(':');
+            const r = await call<{ hex: string; ms: number; longTasks?: number[] }>(name!, size, ...tuning.map(Number));
             const prev = bestOf.get(fn);
             if (!prev || r.ms < prev.ms) bestOf.set(fn, r);
           } catch (error) {

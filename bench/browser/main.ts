@@ -70,6 +70,10 @@ const bench = {
     const { result, longTasks } = await withLongTasks(() => timed(async () => (await hashFile(file)).hash.slice(2)));
     return { ...result, longTasks };
   },
+  async oursTuned(size: number, chunkMiB: number, inFlight: number) {
+    const file = makeFile(size);
+    return timed(async () => (await hashFile(file, { engine: 'provena', chunkBytes: chunkMiB * 1024 * 1024, inFlight })).hash.slice(2));
+  },
   async hashWasmPipeline(size: number) {
     const file = makeFile(size);
     return timed(async () => (await hashFile(file, { engine: 'hash-wasm' })).hash.slice(2));
