@@ -124,7 +124,7 @@ export class ProofJobs {
       expiresAt: issuedAt + Number(proof.valid_ms),
       anchor,
     });
-    const pdf = await renderCertificate({ pkg, verifyUrl: `${this.ledger.config.publicUrl}/verify-file?dna=${dna}`, fontFile: this.ledger.config.fontFile });
+    const pdf = await renderCertificate({ pkg, verifyUrl: `${this.ledger.config.publicUrl}/verify-file?dna=${dna}`, fontFile: this.ledger.config.fontFile, fallbackFontFile: this.ledger.config.fallbackFontFile });
     await this.db
       .updateTable('proofs')
       .set({
