@@ -2,9 +2,8 @@ import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { expect, test, devices, type Browser, type BrowserContext, type Page } from '@playwright/test';
-import { cardCheckChar } from '../../core/identity.ts';
-import { field, latestCode, randomPhone, registerByApi, screenshot, tr, useLocale, type Locale } from './support.ts';
+import { expect, test, devices, type Page } from '@playwright/test';
+import { createEnterprise, field, latestCode, ok, person, randomPhone, screenshot, tr, useLocale, type Locale, type Person } from './support.ts';
 
 /** Size of the generated file: 1 GiB by default (E2E_DISCLOSURE_MIB for a quicker local run). */
 const FILE_MIB = Number(process.env.E2E_DISCLOSURE_MIB ?? 1024);
@@ -12,46 +11,6 @@ const SENDER_CODE = 19;
 const RECEIVER_CODE = 8;
 const MIB = 1024 * 1024;
 
-function randomCardNo(): string {
-  const first17 = `110105199${Math.floor(Math.random() * 10)}0101${String(Math.floor(Math.random() * 1000)).padStart(3, '0')}`;
-  return first17 + cardCheckChar(first17);
-}
-
-async function ok(res: Promise<import('@playwright/test').APIResponse>, what: string) {
-  const r = await res;
-  if (r.status() !== 200) throw new Error(`${what}: ${r.status()} ${await r.text()}`);
-  return (await r.json()).data;
-}
-
-type Person = { context: BrowserContext; page: Page; phone: string };
-
-async function person(browser: Browser, locale: Locale, name: string): Promise<Person> {
-  const context = await browser.newContext();
-  const page = await context.newPage();
-  await useLocale(page, locale);
-  const phone = randomPhone();
-  await registerByApi(page.request, phone);
-  await ok(page.request.post('/api/v1/users', { data: { login_id: phone, password: 'Passw0rdA' } }), 'login');
-  await ok(page.request.post('/api/v2/users/verified-token', { data: { card_no: randomCardNo(), name } }), 'real-name auth');
-  return { context, page, phone };
-}
-
-async function createEnterprise(owner: Person): Promise<{ invitation_code: string; name: string }> {
-  const request = owner.page.request;
-  const name = `披露 E2E ${Date.now()}`;
-  const png = Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), Buffer.from(`licence-${name}`)]);
-  const uuid = `0x${createHash('sha256').update(png).digest('hex')}.png`;
-  const info = await ok(request.post('/api/v1/files/upload-request', { data: { uuid } }), 'upload-request');
-  await ok(request.post(info.url.replace(/^\/?/, '/'), { multipart: { ...info.body_params, file: { name: 'licence.png', mimeType: 'image/png', buffer: png } } }), 'upload');
-  await ok(request.get('/api/v1/validation/private-code?type=17'), 'legal-person code');
-  const company = await ok(
-    request.post('/api/v1/enterprises/legal-person', {
-      data: { name, license: `91610000${String(Date.now()).slice(-9)}X`, legal_person: '张三', license_image_id: uuid, validation_code: await latestCode(request, owner.phone, 17) },
-    }),
-    'create enterprise',
-  );
-  return { invitation_code: company.invitation_code, name };
-}
 
 async function joinAsAdmin(member: Person, owner: Person, invitationCode: string): Promise<void> {
   await ok(member.page.request.post('/api/v2/enterprises/employees', { data: { invitation_code: invitationCode } }), 'join');
@@ -144,7 +103,7 @@ test.describe('file disclosure', () => {
     test.setTimeout(480_000);
     const L = (s: string) => tr('en', s);
     const owner = await person(browser, 'en', '张三');
-    const company = await createEnterprise(owner);
+    const company = await createEnterprise(owner, '披露 E2E');
     const seed = 20261122;
     const identity = identityOfGenerated(FILE_MIB, seed);
     const generated = path.join(generatedDir, 'design-archive.bin');
@@ -277,7 +236,7 @@ test.describe('file disclosure screens', () => {
   test('list, detail and receipt steps in zh, en and ja at 1440, 1000 and 390 wide, without horizontal overflow', async ({ browser }) => {
     test.setTimeout(240_000);
     const owner = await person(browser, 'zh', '张三');
-    const company = await createEnterprise(owner);
+    const company = await createEnterprise(owner, '披露 E2E');
     const page = owner.page;
     const file = path.join(os.tmpdir(), `provena-e2e-disclosure-small-${process.pid}.pdf`);
     writeGenerated(file, 2, 7);

@@ -1,6 +1,8 @@
+import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import { expect, type APIRequestContext, type Page } from '@playwright/test';
+import { expect, type APIRequestContext, type APIResponse, type Browser, type BrowserContext, type Page } from '@playwright/test';
+import { cardCheckChar } from '../../core/identity.ts';
 
 export type Locale = 'zh' | 'en' | 'ja';
 
@@ -107,4 +109,49 @@ export async function screenshot(page: Page, name: string): Promise<void> {
 export function field(page: Page, label: string) {
   const escaped = label.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
   return page.getByLabel(new RegExp(`^${escaped}\\s*\\*?$`)).and(page.locator('input, textarea'));
+}
+
+/** An 18-digit ID card number with a valid check digit. */
+export function randomCardNo(): string {
+  const first17 = `110105199${Math.floor(Math.random() * 10)}0101${String(Math.floor(Math.random() * 1000)).padStart(3, '0')}`;
+  return first17 + cardCheckChar(first17);
+}
+
+/** The `data` of a 200 response; anything else throws with the status and body. */
+export async function ok(res: Promise<APIResponse>, what: string) {
+  const r = await res;
+  if (r.status() !== 200) throw new Error(`${what}: ${r.status()} ${await r.text()}`);
+  return (await r.json()).data;
+}
+
+export type Person = { context: BrowserContext; page: Page; phone: string; locale: Locale };
+
+/** A registered, logged-in, real-name-authenticated user in their own browser context. */
+export async function person(browser: Browser, locale: Locale, name: string, baseURL?: string): Promise<Person> {
+  const context = await browser.newContext(baseURL ? { baseURL } : {});
+  const page = await context.newPage();
+  await useLocale(page, locale);
+  const phone = randomPhone();
+  await registerByApi(page.request, phone);
+  await ok(page.request.post('/api/v1/users', { data: { login_id: phone, password: 'Passw0rdA' } }), 'login');
+  await ok(page.request.post('/api/v2/users/verified-token', { data: { card_no: randomCardNo(), name } }), 'real-name auth');
+  return { context, page, phone, locale };
+}
+
+/** Creates a verified enterprise by channel 1 (licence image, legal-person SMS code) through the API. */
+export async function createEnterprise(owner: Person, namePrefix: string): Promise<{ invitation_code: string; name: string }> {
+  const request = owner.page.request;
+  const name = `${namePrefix} ${Date.now()}`;
+  const png = Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), Buffer.from(`licence-${name}`)]);
+  const uuid = `0x${createHash('sha256').update(png).digest('hex')}.png`;
+  const info = await ok(request.post('/api/v1/files/upload-request', { data: { uuid } }), 'upload-request');
+  await ok(request.post(info.url.replace(/^\/?/, '/'), { multipart: { ...info.body_params, file: { name: 'licence.png', mimeType: 'image/png', buffer: png } } }), 'upload');
+  await ok(request.get('/api/v1/validation/private-code?type=17'), 'legal-person code');
+  const company = await ok(
+    request.post('/api/v1/enterprises/legal-person', {
+      data: { name, license: `91610000${String(Date.now()).slice(-9)}X`, legal_person: '张三', license_image_id: uuid, validation_code: await latestCode(request, owner.phone, 17) },
+    }),
+    'create enterprise',
+  );
+  return { invitation_code: company.invitation_code, name };
 }

@@ -1,56 +1,12 @@
-import { expect, test, type Browser, type BrowserContext, type Page } from '@playwright/test';
+import { expect, test, type Page } from '@playwright/test';
 import { spawn, type ChildProcess } from 'node:child_process';
-import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { cardCheckChar } from '../../core/identity.ts';
-import { field, latestCode, randomPhone, registerByApi, screenshot, tr, useLocale, type Locale } from './support.ts';
+import { createEnterprise, field, latestCode, ok, person, screenshot, tr, type Person } from './support.ts';
 
 const VAULT_CODE = 18;
 
-function randomCardNo(): string {
-  const first17 = `110105199${Math.floor(Math.random() * 10)}0101${String(Math.floor(Math.random() * 1000)).padStart(3, '0')}`;
-  return first17 + cardCheckChar(first17);
-}
-
-async function ok(res: Promise<import('@playwright/test').APIResponse>, what: string) {
-  const r = await res;
-  if (r.status() !== 200) throw new Error(`${what}: ${r.status()} ${await r.text()}`);
-  return (await r.json()).data;
-}
-
-type Person = { context: BrowserContext; page: Page; phone: string; locale: Locale };
-
-/** A registered, logged-in, real-name-authenticated user in their own browser context. */
-async function person(browser: Browser, locale: Locale, name: string, baseURL?: string): Promise<Person> {
-  const context = await browser.newContext(baseURL ? { baseURL } : {});
-  const page = await context.newPage();
-  await useLocale(page, locale);
-  const phone = randomPhone();
-  await registerByApi(page.request, phone);
-  await ok(page.request.post('/api/v1/users', { data: { login_id: phone, password: 'Passw0rdA' } }), 'login');
-  await ok(page.request.post('/api/v2/users/verified-token', { data: { card_no: randomCardNo(), name } }), 'real-name auth');
-  return { context, page, phone, locale };
-}
-
-/** Creates a verified enterprise by channel 1 (licence image, legal-person SMS code) through the API. */
-async function createEnterprise(owner: Person): Promise<{ invitation_code: string; name: string }> {
-  const request = owner.page.request;
-  const name = `保险箱 E2E ${Date.now()}`;
-  const png = Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), Buffer.from(`licence-${name}`)]);
-  const uuid = `0x${createHash('sha256').update(png).digest('hex')}.png`;
-  const info = await ok(request.post('/api/v1/files/upload-request', { data: { uuid } }), 'upload-request');
-  await ok(request.post(info.url.replace(/^\/?/, '/'), { multipart: { ...info.body_params, file: { name: 'licence.png', mimeType: 'image/png', buffer: png } } }), 'upload');
-  await ok(request.get('/api/v1/validation/private-code?type=17'), 'legal-person code');
-  const company = await ok(
-    request.post('/api/v1/enterprises/legal-person', {
-      data: { name, license: `91610000${String(Date.now()).slice(-9)}X`, legal_person: '张三', license_image_id: uuid, validation_code: await latestCode(request, owner.phone, 17) },
-    }),
-    'create enterprise',
-  );
-  return { invitation_code: company.invitation_code, name };
-}
 
 /** Joins by invitation code; the owner approves and gives the role. */
 async function join(member: Person, owner: Person, invitationCode: string, role: number): Promise<void> {
@@ -107,7 +63,7 @@ test.describe('trade-secret vault', () => {
   test('unlock by SMS, projects with the §5 and §8 rules, a generated file registered and its proof downloaded; §6 visibility', async ({ browser }) => {
     test.setTimeout(180_000);
     const owner = await person(browser, 'zh', '张三');
-    const company = await createEnterprise(owner);
+    const company = await createEnterprise(owner, '保险箱 E2E');
     const alice = await person(browser, 'en', '李四');
     const bob = await person(browser, 'zh', '王五');
     const officer = await person(browser, 'ja', '赵六');
@@ -233,7 +189,7 @@ test.describe('trade-secret vault', () => {
       const baseURL = `http://127.0.0.1:${port}`;
       await expect.poll(async () => (await fetch(`${baseURL}/api/health`).catch(() => null))?.status ?? 0, { timeout: 60_000 }).toBe(200);
       const owner = await person(browser, 'en', '张三', baseURL);
-      await createEnterprise(owner);
+      await createEnterprise(owner, '保险箱 E2E');
       const L = (s: string) => tr('en', s);
       await owner.page.goto('/dashboard/vault');
       await unlockByUi(owner, /\/dashboard\/vault$/);
@@ -264,7 +220,7 @@ test.describe('trade-secret vault', () => {
     test.setTimeout(120_000);
     test.skip(test.info().project.name !== 'mobile', 'mobile layout only');
     const owner = await person(browser, 'zh', '张三');
-    await createEnterprise(owner);
+    await createEnterprise(owner, '保险箱 E2E');
     await owner.page.setViewportSize({ width: 390, height: 844 });
     await owner.page.goto('/dashboard/vault');
     await screenshot(owner.page, 'vault-unlock-mobile-zh');
