@@ -39,7 +39,9 @@ export const ORDER_REASON_MAX = 200;
 
 /** An amount of credits to move: a whole number from 1 to CREDIT_AMOUNT_MAX. */
 export function checkCreditAmount(value: unknown): ErrorKey | null {
-  if (value === undefined || value === null || value === '') return 'required';
+  if (value === undefined || value === null || (typeof value === 'string' && !value.trim())) return 'required';
+  // Typed amounts are plain digits: "1e3", "0x10" or "1,000" are not what a person means by a number of credits.
+  if (typeof value === 'string' && !/^\s*\d+\s*$/.test(value)) return 'invalid_param';
   const n = typeof value === 'string' ? Number(value.trim()) : value;
   if (typeof n !== 'number' || !Number.isInteger(n) || n < 1 || n > CREDIT_AMOUNT_MAX) return 'invalid_param';
   return null;

@@ -35,7 +35,7 @@ const idParam = (name: string) => ({ type: 'object', properties: { [name]: { typ
 const paging = { page: { type: 'integer', minimum: 1 }, page_size: { type: 'integer', minimum: 1, maximum: 100 } } as const;
 const time = { type: 'integer', minimum: 0, maximum: 8_640_000_000_000_000 } as const;
 // Amounts are checked by checkCreditAmount (one rule and one message for every way of getting them wrong).
-const amount = { anyOf: [{ type: 'number' }, { type: 'string', maxLength: 20 }] } as const;
+const amount = { anyOf: [{ type: 'string', maxLength: 20 }, { type: 'number' }] } as const;
 
 function checkAmount(value: unknown): number {
   const key = checkCreditAmount(value);
