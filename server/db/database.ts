@@ -14,6 +14,7 @@ import { score } from './migrations/0008-score.ts';
 import { storageDisclosures } from './migrations/0007-storage-disclosures.ts';
 import { platformCa } from './migrations/0010-platform-ca.ts';
 import { vault } from './migrations/0006-vault.ts';
+import { assets } from './migrations/0012-assets.ts';
 
 export type Db = Kysely<Database>;
 
@@ -27,6 +28,7 @@ function migrations(dialect: Dialect): Record<string, Migration> {
     '0007-storage-disclosures': storageDisclosures(dialect),
     '0008-score': score(dialect),
     '0010-platform-ca': platformCa(),
+    '0012-assets': assets(dialect),
   };
 }
 
