@@ -249,6 +249,40 @@ export type DisclosureReceiptsTable = {
   received_at: number;
 };
 
+/** Credits (issue 6): accounts (user_id null = the enterprise's pool), the movements ledger, top-up orders. */
+export type CreditAccountsTable = { id: Generated<number>; enterprise_id: number; user_id: number | null; balance: Generated<number>; created_at: number; updated_at: number };
+export type CreditMovementsTable = {
+  id: Generated<number>;
+  account_id: number;
+  enterprise_id: number;
+  user_id: number | null;
+  kind: string;
+  delta: number;
+  balance_after: number;
+  reference: string | null;
+  detail: Generated<string>;
+  counterpart_account_id: number | null;
+  actor_user_id: number | null;
+  actor_operator_id: number | null;
+  created_at: number;
+};
+export type CreditOrdersTable = {
+  id: Generated<number>;
+  order_no: string;
+  enterprise_id: number;
+  amount: number;
+  note: Generated<string>;
+  provider: string;
+  status: number;
+  reason: Generated<string>;
+  created_by: number;
+  cancelled_by: number | null;
+  decided_by_operator: number | null;
+  decided_at: number | null;
+  created_at: number;
+  updated_at: number;
+};
+
 export type Database = {
   users: UsersTable;
   sessions: SessionsTable;
@@ -281,5 +315,8 @@ export type Database = {
   vault_files: VaultFilesTable;
   vault_logs: VaultLogsTable;
   vault_sessions: VaultSessionsTable;
+  credit_accounts: CreditAccountsTable;
+  credit_movements: CreditMovementsTable;
+  credit_orders: CreditOrdersTable;
   assets: AssetsTable;
 };

@@ -7,6 +7,7 @@ import { EMPLOYEE_STATUS, INVITATION_ALPHABET, INVITATION_STATUS, VERIFY_STATUS,
 import { INVITATION_CODE_LENGTH, ROLES } from '../../core/constants.ts';
 import { maskLicense } from '../../core/masking.ts';
 import type { CompanyDto } from '../../core/api-types.ts';
+import { memberAvailable } from './credits.ts';
 
 export type EnterpriseRow = Selectable<EnterprisesTable>;
 export type EmployeeRow = Selectable<EmployeesTable>;
@@ -87,6 +88,7 @@ export async function companyState(db: Db, user: { id: number; current_enterpris
     member_confirmed_status: current?.status ?? 0,
     status: current?.status ?? 0,
     invitation_code: isAdmin && enterprise ? enterprise.invitation_code : '',
+    integrals: enterprise && current?.status === EMPLOYEE_STATUS.confirmed ? await memberAvailable(db, enterprise.id, user.id) : 0,
     companies: memberships.map((m) => ({
       enterprise_id: m.enterprise_id,
       enterprise_name: m.name,
