@@ -1,12 +1,18 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { startHarness, type Harness } from './harness.ts';
 import { memberOf, ownerWithEnterprise } from './enterprise-helpers.ts';
+import { employeeIdOf, operatorCookie, topUpPool } from './credit-helpers.ts';
 import { ASSET_BATCH_MAX } from '../../core/assets.ts';
+
+// Every test builds an enterprise with six members and their credits through the real API paths.
+vi.setConfig({ testTimeout: 120_000 });
 
 let h: Harness;
 beforeAll(async () => {
   h = await startHarness();
+  // Blocks are sealed only when a test says so (sealAndRender): proof status is then known, not raced by the timer.
+  await h.app.ledger.stop();
 });
 afterAll(async () => {
   await h?.close();
@@ -43,9 +49,30 @@ const ledgerRows = (fileHash: string) =>
     .where('file_hash', 'like', `${fileHash.slice(0, 66)}%`)
     .execute();
 
+const price = () => h.app.config.credits.assetRegistration;
+const summary = async (cookie: string) => (await h.request({ method: 'GET', url: '/api/v1/credits/summary', cookie })).json().data as { available: number; consumed: number };
+
+let operator: string | undefined;
+/**
+ * Credits the real way (issue 6): one top-up order for all of them, confirmed by a platform
+ * operator, then the administrator allocates `amount` to each member (themselves included).
+ */
+async function giveCredits(admin: { cookie: string }, members: Array<{ phone: string }>, amount: number) {
+  operator ??= await operatorCookie(h);
+  await topUpPool(h, admin, amount * members.length, operator);
+  for (const member of members) {
+    const res = await h.request({ method: 'POST', url: '/api/v1/credits/allocations', cookie: admin.cookie, body: { employee_id: await employeeIdOf(h, admin, member.phone), amount } });
+    expect(res.statusCode, res.body).toBe(200);
+  }
+}
+
 let enterpriseSeq = 0;
-/** An enterprise with every role of §3: owner (1), administrator (2), officer (3), two members (0) and a member of role 4. */
-async function enterprise() {
+/**
+ * An enterprise with every role of §3: owner (1), administrator (2), officer (3), two members
+ * (0) and a member of role 4; each has credits for `assets` registrations, given the real way
+ * (top-up order, operator confirmation, allocation).
+ */
+async function enterprise(assets = 20) {
   enterpriseSeq += 1;
   const owner = await ownerWithEnterprise(h, `资产测试企业${process.pid}-${enterpriseSeq}`);
   const admin = await memberOf(h, owner, 2);
@@ -53,6 +80,7 @@ async function enterprise() {
   const alice = await memberOf(h, owner, 0);
   const bob = await memberOf(h, owner, 0);
   const carol = await memberOf(h, owner, 4);
+  if (assets > 0) await giveCredits(owner, [owner, admin, officer, alice, bob, carol], assets * price());
   return { owner, admin, officer, alice, bob, carol };
 }
 
@@ -92,6 +120,7 @@ describe('registering an asset (§5 file to register, §3 types)', () => {
       file_hash: good.file_hash,
       size: 123_456,
       registrant_name: '李四',
+      credits: 200,
       proof_status: 1,
       is_generated: false,
       block_height: null,
@@ -184,7 +213,8 @@ describe('batch registration: a result per item, one refusal never blocks the ot
   });
 
   it('takes 1 to 500 items per call', async () => {
-    const { alice } = await enterprise();
+    const alice = await ownerWithEnterprise(h, `批量上限${process.pid}`);
+    await giveCredits(alice, [alice], ASSET_BATCH_MAX * price());
     expect400(await batch(alice.cookie, []), 'gt', 'items');
     expect400(await batch(alice.cookie, new Array(ASSET_BATCH_MAX + 1).fill({ name: 'x', type: 0, file_hash: newIdentity() })), 'lt', 'items');
     expect400(await h.request({ method: 'POST', url: '/api/v1/assets/batch', cookie: alice.cookie, body: {} }), 'required', 'items');
@@ -196,6 +226,7 @@ describe('batch registration: a result per item, one refusal never blocks the ot
     const dnas = res.json().data.results.map((r: any) => r.asset.dip_id);
     await h.app.db.updateTable('proofs').set({ error: 'not rendered in this test' }).where('dna', 'in', dnas).execute();
     expect((await list(alice.cookie, 'page_size=1')).total).toBe(ASSET_BATCH_MAX);
+    expect(await summary(alice.cookie)).toMatchObject({ available: 0, consumed: ASSET_BATCH_MAX * price() });
   }, 120_000);
 });
 
@@ -362,5 +393,67 @@ describe('search/dip-data keeps the other entries as they were', () => {
     expect(await search(dna, bob.cookie)).toEqual(hit);
     expect(await search(fileHash, alice.cookie)).toEqual(hit);
     expect(await search(fileHash, bob.cookie)).toEqual({ entity_type: 0, dip_id: null, project_id: null });
+  });
+});
+
+describe('§9 credits: each registration is charged in its transaction; a refusal charges nothing', () => {
+  const noneLeft = (res: Res) => expect400(res, 'integrals_not_enough');
+
+  it('charges the configured price to the registrant; short credits are refused (§8) with nothing written or charged', async () => {
+    const { owner, alice, bob } = await enterprise(0);
+    // Bob has no credits at all.
+    const fileHash = newIdentity('.ai');
+    noneLeft(await register(bob.cookie, { name: 'logo.ai', type: 1, file_hash: fileHash }));
+    expect(await ledgerRows(fileHash)).toHaveLength(0);
+    expect((await list(bob.cookie)).total).toBe(0);
+    expect(await summary(bob.cookie)).toMatchObject({ available: 0, consumed: 0 });
+
+    // Alice has credits for one and a half registrations.
+    await giveCredits(owner, [alice], price() + price() / 2);
+    const first = await registerOk(alice.cookie, { name: 'first.ai' });
+    expect(first.credits).toBe(price());
+    expect(await summary(alice.cookie)).toMatchObject({ available: price() / 2, consumed: price() });
+    // A duplicate or a rule refusal is never charged.
+    expect400(await register(alice.cookie, { name: 'again', type: 1, file_hash: first.file_hash }), 'hash_duplicate', 'file_hash');
+    expect400(await register(alice.cookie, { name: '', type: 1, file_hash: newIdentity() }), 'required', 'name');
+    const second = newIdentity('.ai');
+    noneLeft(await register(alice.cookie, { name: 'second.ai', type: 1, file_hash: second }));
+    expect(await ledgerRows(second)).toHaveLength(0);
+    expect(await summary(alice.cookie)).toMatchObject({ available: price() / 2, consumed: price() });
+    const movements = await h.app.db.selectFrom('credit_movements').select(['kind', 'delta', 'reference']).where('reference', '=', first.dip_id).execute();
+    expect(movements).toEqual([{ kind: 'asset_registration', delta: -price(), reference: first.dip_id }]);
+  });
+
+  it('a batch charges each registered item; once the credits run out the rest are refused, uncharged', async () => {
+    const { owner, alice } = await enterprise(0);
+    await giveCredits(owner, [alice], 2 * price());
+    const items = Array.from({ length: 4 }, (_, i) => ({ name: `batch-${i}.bin`, type: 5, file_hash: newIdentity('.bin') }));
+    const data = (await batch(alice.cookie, items)).json().data;
+    expect(data.results.map((r: any) => (r.ok ? 'ok' : r.message))).toEqual(['ok', 'ok', 'integrals_not_enough', 'integrals_not_enough']);
+    for (const item of items.slice(2)) expect(await ledgerRows(item.file_hash)).toHaveLength(0);
+    expect(await summary(alice.cookie)).toMatchObject({ available: 0, consumed: 2 * price() });
+  });
+
+  it('concurrent registrations of different files never spend more than the member has', async () => {
+    const { owner, alice } = await enterprise(0);
+    await giveCredits(owner, [alice], 3 * price());
+    const results = await Promise.all(Array.from({ length: 8 }, (_, i) => register(alice.cookie, { name: `concurrent-${i}`, type: 0, file_hash: newIdentity() })));
+    expect(results.filter((r) => r.statusCode === 200)).toHaveLength(3);
+    for (const r of results.filter((x) => x.statusCode !== 200)) noneLeft(r);
+    expect((await list(alice.cookie)).total).toBe(3);
+    expect(await summary(alice.cookie)).toMatchObject({ available: 0, consumed: 3 * price() });
+    expect(await h.app.db.selectFrom('ledger_entries').select('dna').where('registrant_user_id', '=', (await list(alice.cookie)).items[0].registrant_user_id).execute()).toHaveLength(3);
+  });
+
+  it('the price follows the configuration, and registering is free when credits are not required', async () => {
+    const { bob } = await enterprise(0);
+    const saved = { ...h.app.config.credits, integralRequired: h.app.config.integralRequired };
+    try {
+      h.app.config.integralRequired = false;
+      expect((await registerOk(bob.cookie)).credits).toBe(0);
+      expect(await summary(bob.cookie)).toMatchObject({ available: 0, consumed: 0 });
+    } finally {
+      h.app.config.integralRequired = saved.integralRequired;
+    }
   });
 });

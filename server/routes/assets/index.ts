@@ -20,6 +20,7 @@ import { PROOF_STATUS } from '../../proofs/jobs.ts';
 import { isUniqueViolation } from '../../db/database.ts';
 import { ApiError, fail } from '../../errors.ts';
 import type { MemberContext } from '../../plugins/enterprises.ts';
+import { chargeRegistration } from '../../services/credits.ts';
 import { ASSET_COLUMNS, assetDto, seesAllAssets, visibleAssets, type AssetRow, type AssetViewer } from '../../services/assets.ts';
 import { body } from '../schemas.ts';
 
@@ -79,8 +80,9 @@ export default async function assetRoutes(app: FastifyInstance) {
 
   /**
    * One registration: §8 hash_duplicate when the enterprise already has this content as an
-   * asset (checked first, and by the unique (enterprise, digest) when two race); the ledger
-   * entry, the credit charge and the asset row commit together or not at all.
+   * asset (checked first, and by the unique (enterprise, digest) when two race), §8
+   * integrals_not_enough when the member's credits are short; the ledger entry, the credit
+   * charge and the asset row commit together or not at all (a refusal charges nothing).
    */
   async function registerOne(m: AssetContext, input: CleanAssetInput): Promise<number> {
     const enterpriseId = m.employee.enterprise_id;
@@ -91,6 +93,8 @@ export default async function assetRoutes(app: FastifyInstance) {
       await app.registerEntry(
         { fileHash: `0x${input.identity.sha256}${input.identity.extension}`, enterpriseName: m.enterprise.name, registrantUserId: m.user.id, kind: 'asset' },
         async (trx, registration) => {
+          // §9 the registering member pays credits.assetRegistration; §8 integrals_not_enough rolls it all back.
+          const { charged } = await chargeRegistration(trx, config, { enterpriseId, userId: m.user.id, kind: 'asset', dna: registration.dna, name: input.name });
           const row = await trx
             .insertInto('assets')
             .values({
@@ -103,7 +107,7 @@ export default async function assetRoutes(app: FastifyInstance) {
               digest: input.identity.sha256,
               size: input.size,
               dna: registration.dna,
-              credits: 0,
+              credits: charged,
               created_at: registration.registered_at,
             })
             .returning('id')
