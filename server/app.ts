@@ -25,6 +25,7 @@ import disclosureRoutes from './routes/disclosures/index.ts';
 import vaultRoutes from './routes/vault/index.ts';
 import paymentsPlugin from './plugins/payments.ts';
 import creditRoutes from './routes/credits/index.ts';
+import assetRoutes from './routes/assets/index.ts';
 
 export type AppOptions = { db: Db; config: DeploymentConfig; env: Env };
 
@@ -52,5 +53,6 @@ export default async function app(fastify: FastifyInstance, opts: AppOptions) {
   await fastify.register(vaultRoutes);
   await fastify.register(paymentsPlugin);
   await fastify.register(creditRoutes);
+  await fastify.register(assetRoutes);
   await fastify.register(staticPlugin, { appDir: opts.env.appDir });
 }

@@ -15,6 +15,7 @@ import { storageDisclosures } from './migrations/0007-storage-disclosures.ts';
 import { platformCa } from './migrations/0010-platform-ca.ts';
 import { vault } from './migrations/0006-vault.ts';
 import { credits } from './migrations/0011-credits.ts';
+import { assets } from './migrations/0012-assets.ts';
 
 export type Db = Kysely<Database>;
 
@@ -29,6 +30,7 @@ function migrations(dialect: Dialect): Record<string, Migration> {
     '0008-score': score(dialect),
     '0010-platform-ca': platformCa(),
     '0011-credits': credits(dialect),
+    '0012-assets': assets(dialect),
   };
 }
 

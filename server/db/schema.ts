@@ -199,6 +199,22 @@ export type VaultLogsTable = {
 };
 export type VaultSessionsTable = { session_id: string; user_id: number; enterprise_id: number; unlocked_at: number; expires_at: number };
 
+/** Digital assets (issue 6): registered files of an enterprise with their §3 type. */
+export type AssetsTable = {
+  id: Generated<number>;
+  enterprise_id: number;
+  user_id: number;
+  name: string;
+  type: number;
+  description: Generated<string>;
+  file_hash: string;
+  digest: string;
+  size: Generated<number>;
+  dna: string;
+  credits: Generated<number>;
+  created_at: number;
+};
+
 /** Stored files and disclosures (issue 7). */
 export type StoredFilesTable = { id: string; size: number; created_at: number };
 export type StoredFileOwnersTable = { file_id: string; enterprise_id: number; user_id: number; name: string; created_at: number };
@@ -302,4 +318,5 @@ export type Database = {
   credit_accounts: CreditAccountsTable;
   credit_movements: CreditMovementsTable;
   credit_orders: CreditOrdersTable;
+  assets: AssetsTable;
 };

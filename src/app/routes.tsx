@@ -28,6 +28,10 @@ import { VaultUnlockPage } from '@/features/vault/vault-unlock-page.tsx';
 import { VaultProjectPage } from '@/features/vault/vault-project-page.tsx';
 import { VaultLogPage } from '@/features/vault/vault-log-page.tsx';
 import { VAULT_LABELS } from '@/features/vault/vault-labels.ts';
+import { AssetListPage } from '@/features/asset/asset-list-page.tsx';
+import { AssetUploadPage } from '@/features/asset/asset-upload-page.tsx';
+import { AssetDetailPage } from '@/features/asset/asset-detail-page.tsx';
+import { ASSET_LABELS } from '@/features/asset/asset-labels.ts';
 import { DisclosuresPage } from '@/features/disclosure/disclosures-page.tsx';
 import { DisclosureDetailPage } from '@/features/disclosure/disclosure-detail-page.tsx';
 import { ReceiptPage } from '@/features/disclosure/receipt-page.tsx';
@@ -128,6 +132,13 @@ export const DASHBOARD_ROUTES: AppRoute[] = [
   { path: '/dashboard/home', title: msg`Home`, render: () => <RequireUser>{(user) => <HomePage user={user} />}</RequireUser> },
   { path: '/dashboard/company/:active?', title: msg`My company`, render: ({ active }) => <WithUser render={(user) => <CompanyPage user={user} active={toCompanyTab(active)} />} /> },
   { path: '/dashboard/setting/:active?', title: msg`Personal centre`, render: ({ active }) => <Setting active={active} /> },
+  { path: '/dashboard/asset', title: ASSET_LABELS.list, render: () => <RequireUser>{() => <AssetListPage />}</RequireUser> },
+  { path: '/dashboard/asset_upload', title: ASSET_LABELS.upload, render: () => <RequireUser>{() => <AssetUploadPage />}</RequireUser> },
+  {
+    path: '/dashboard/asset/detail/:asset_id',
+    title: ASSET_LABELS.detail,
+    render: ({ asset_id }) => <RequireUser>{() => <AssetDetailPage key={asset_id} dna={asset_id ?? ''} />}</RequireUser>,
+  },
   { path: '/dashboard/disclosures', title: DISCLOSURE_LABELS.list, render: () => <RequireUser>{() => <DisclosuresPage />}</RequireUser> },
   {
     path: '/dashboard/disclosures/detail/:disclosureId',
