@@ -1,5 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto';
+import type { FastifyRequest } from 'fastify';
 import type { Db } from '../db/database.ts';
+import { forbidden } from '../plugins/enterprises.ts';
 import { hashPassword } from './passwords.ts';
 
 export const OPERATOR_COOKIE = 'provena_operator';
@@ -32,4 +34,18 @@ export async function upsertOperator(db: Db, input: { loginId: string; password:
     .returning('id')
     .executeTakeFirstOrThrow();
   return { id: row.id, isNew: true };
+}
+
+/** The operator behind a request's operator cookie, or 403 forbidden (enterprise sessions never pass). */
+export async function requireOperator(db: Db, request: FastifyRequest) {
+  const token = request.cookies[OPERATOR_COOKIE];
+  if (!token) forbidden();
+  const row = await db
+    .selectFrom('operator_sessions')
+    .innerJoin('operators', 'operators.id', 'operator_sessions.operator_id')
+    .select(['operators.id', 'operators.login_id', 'operators.name', 'operator_sessions.expires_at', 'operator_sessions.id as session_id'])
+    .where('operator_sessions.id', '=', operatorTokenId(token))
+    .executeTakeFirst();
+  if (!row || row.expires_at < Date.now()) forbidden();
+  return row;
 }
