@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useState } from 'react';
-import { Anchor, Badge, Button, Group, Modal, PasswordInput, SegmentedControl, Stack, Table, Text, TextInput, Textarea } from '@mantine/core';
+import { Anchor, Badge, Button, Group, Modal, PasswordInput, SegmentedControl, Stack, Table, Tabs, Text, TextInput, Textarea } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { Trans, useLingui } from '@lingui/react/macro';
 import type { OperatorApplicationDto, OperatorDto } from '../../../core/api-types.ts';
@@ -9,6 +9,7 @@ import { applyServerErrors } from '@/api/apply-server-errors.ts';
 import { notifyError } from '@/api/error-messages.ts';
 import { PageLoader } from '@/components/page-loader.tsx';
 import { EnterpriseCard } from './enterprise-card.tsx';
+import { OperatorKeyRequests } from './operator-key-requests.tsx';
 import { fetchApplications, fetchOperator, operatorLogin, operatorLogout, reviewApplication } from './enterprise-api.ts';
 
 function OperatorLogin({ onLogin }: { onLogin: (op: OperatorDto) => void }) {
@@ -67,7 +68,7 @@ function RejectModal({ application, onClose, onDone }: { application: OperatorAp
   );
 }
 
-function Applications({ operator, onLogout }: { operator: OperatorDto; onLogout: () => void }) {
+function Applications() {
   const { t } = useLingui();
   const [status, setStatus] = useState(String(APPLICATION_STATUS.pending));
   const [items, setItems] = useState<OperatorApplicationDto[] | null>(null);
@@ -96,22 +97,8 @@ function Applications({ operator, onLogout }: { operator: OperatorDto; onLogout:
         {label}
       </Anchor>
     ) : null;
-  const operatorName = operator.name || operator.login_id;
   return (
-    <Stack p="md" maw={1180} mx="auto">
-      <Group justify="space-between">
-        <Text fw={700} size="lg">
-          <Trans>Enterprise applications</Trans>
-        </Text>
-        <Group>
-          <Text size="sm" c="dimmed">
-            {operatorName}
-          </Text>
-          <Button variant="default" size="xs" onClick={onLogout}>
-            <Trans>Log out</Trans>
-          </Button>
-        </Group>
-      </Group>
+    <Stack>
       <SegmentedControl
         w="fit-content"
         value={status}
@@ -188,6 +175,45 @@ function Applications({ operator, onLogout }: { operator: OperatorDto; onLogout:
   );
 }
 
+type ConsoleTab = 'applications' | 'custody';
+
+function Console({ operator, onLogout }: { operator: OperatorDto; onLogout: () => void }) {
+  const { t } = useLingui();
+  const [tab, setTab] = useState<ConsoleTab>('applications');
+  const operatorName = operator.name || operator.login_id;
+  return (
+    <Stack p="md" maw={1180} mx="auto">
+      <Group justify="space-between">
+        <Text fw={700} size="lg">
+          <Trans>Operator console</Trans>
+        </Text>
+        <Group>
+          <Text size="sm" c="dimmed">
+            {operatorName}
+          </Text>
+          <Button variant="default" size="xs" onClick={onLogout}>
+            <Trans>Log out</Trans>
+          </Button>
+        </Group>
+      </Group>
+      <Tabs value={tab} onChange={(value) => setTab((value as ConsoleTab | null) ?? 'applications')} keepMounted={false}>
+        <Tabs.List mb="md">
+          <Tabs.Tab value="applications">{t`Enterprise applications`}</Tabs.Tab>
+          <Tabs.Tab value="custody" data-testid="operator-tab-custody">
+            {t`Key custody`}
+          </Tabs.Tab>
+        </Tabs.List>
+        <Tabs.Panel value="applications">
+          <Applications />
+        </Tabs.Panel>
+        <Tabs.Panel value="custody">
+          <OperatorKeyRequests />
+        </Tabs.Panel>
+      </Tabs>
+    </Stack>
+  );
+}
+
 /** /operator: the platform operator console (own accounts and session, apart from enterprise roles). */
 export function OperatorPage() {
   const [operator, setOperator] = useState<OperatorDto | null | undefined>(undefined);
@@ -197,7 +223,7 @@ export function OperatorPage() {
   if (operator === undefined) return <PageLoader />;
   if (!operator) return <OperatorLogin onLogin={setOperator} />;
   return (
-    <Applications
+    <Console
       operator={operator}
       onLogout={() => {
         operatorLogout().finally(() => setOperator(null));
