@@ -1,5 +1,7 @@
+import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { expect, type APIRequestContext, type APIResponse, type Browser, type BrowserContext, type Page } from '@playwright/test';
 import { cardCheckChar } from '../../core/identity.ts';
@@ -154,4 +156,18 @@ export async function createEnterprise(owner: Person, namePrefix: string): Promi
     'create enterprise',
   );
   return { invitation_code: company.invitation_code, name };
+}
+
+/**
+ * Operators are created only from the command line (provena operator-create). The e2e
+ * server keeps its data in DATA_DIR=<tmp>/provena-e2e-<its pid>; find the pid by its port.
+ */
+export function createOperator(loginId: string, password: string): void {
+  const port = process.env.E2E_PORT ?? '8181';
+  const listing = execFileSync('ss', ['-Hltnp', `sport = :${port}`], { encoding: 'utf8' });
+  const pid = /pid=(\d+)/.exec(listing)?.[1];
+  if (!pid) throw new Error(`no server found on port ${port}: ${listing}`);
+  execFileSync(process.execPath, ['bin/provena.ts', 'operator-create', '--login', loginId, '--password', password], {
+    env: { ...process.env, DATA_DIR: path.join(os.tmpdir(), `provena-e2e-${pid}`) },
+  });
 }

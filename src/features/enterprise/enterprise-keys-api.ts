@@ -22,7 +22,8 @@ export const fetchPkiCa = (signal?: AbortSignal) => api.get<PkiCaDto>('/v1/pki/c
 /** The CRL as bytes (DER); null when it cannot be had (the page then says revocation was not checked). */
 export async function fetchCrl(apiBase: string, signal?: AbortSignal): Promise<Uint8Array | null> {
   try {
-    const response = await fetch(`${apiBase}/v1/pki/crl`, { signal });
+    // Always the current list: a revocation a minute ago must show, whatever an HTTP cache holds.
+    const response = await fetch(`${apiBase}/v1/pki/crl`, { signal, cache: 'no-store' });
     return response.status === 200 ? new Uint8Array(await response.arrayBuffer()) : null;
   } catch {
     return null;

@@ -6,6 +6,7 @@ import { msg } from '@lingui/core/macro';
 import { Trans, useLingui } from '@lingui/react/macro';
 import { Link } from 'wouter';
 import { useConfig } from '@/config/config-atom.ts';
+import { notifyError } from '@/api/error-messages.ts';
 import { keysWorker } from '../../../workers/keys/keys-service.ts';
 import type { LocalCertificate, LocalItem, LocalKey, TrustMaterial } from '../../../workers/keys/keys.worker.ts';
 import { Fields, Mono, pairs } from './certificate-view.tsx';
@@ -164,18 +165,20 @@ export function LocalCertificatePage() {
     if (chosen.length === 0) return;
     setIsReading(true);
     try {
+      // Public material only: the platform's CA certificates (once) and its current revocation list. The chosen files stay here.
       if (!trust.current) {
-        // Public material only: the platform's CA certificates and revocation list. The chosen files stay here.
         try {
           const ca = await fetchPkiCa();
-          trust.current = { roots: ca.roots.map((r) => r.pem), issuingCas: ca.issuing_cas.map((c) => c.pem), crl: await fetchCrl(config.api.base) };
-          setTrustNote(trust.current.crl ? null : t`The revocation list could not be fetched; revocation was not checked.`);
+          trust.current = { roots: ca.roots.map((r) => r.pem), issuingCas: ca.issuing_cas.map((c) => c.pem), crl: null };
         } catch {
           trust.current = null;
         }
       }
-      setItems(await keysWorker().inspectFiles(chosen, trust.current ?? { roots: [], issuingCas: [], crl: null }));
-      if (!trust.current) setTrustNote(t`The platform's CA certificates could not be fetched; the chain was not checked.`);
+      const crl = trust.current ? await fetchCrl(config.api.base) : null;
+      setTrustNote(!trust.current ? t`The platform's CA certificates could not be fetched; the chain was not checked.` : crl ? null : t`The revocation list could not be fetched; revocation was not checked.`);
+      setItems(await keysWorker().inspectFiles(chosen, trust.current ? { ...trust.current, crl } : { roots: [], issuingCas: [], crl: null }));
+    } catch (error) {
+      notifyError(error);
     } finally {
       setIsReading(false);
     }
