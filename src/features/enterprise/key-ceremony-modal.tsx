@@ -1,6 +1,7 @@
 import { useState } from 'react';
 import { Alert, Button, Checkbox, Group, List, Loader, Modal, PasswordInput, Progress, Stack, Stepper, Text } from '@mantine/core';
 import { useForm } from '@mantine/form';
+import { useMediaQuery } from '@mantine/hooks';
 import { IconAlertTriangle, IconDownload, IconKey } from '@tabler/icons-react';
 import { Trans, useLingui } from '@lingui/react/macro';
 import type { KeyStateDto } from '../../../core/enterprise-keys.ts';
@@ -111,17 +112,24 @@ export function KeyCeremonyModal({
     }
   };
 
+  // On phones the step labels do not fit beside each other: numbers in the stepper, the current label below.
+  const isPhone = useMediaQuery('(max-width: 36em)');
+  const stepLabels = [t`Before you start`, t`Passphrase`, t`Back up`, t`Certificate`];
   const strength = passphraseStrength(form.values.passphrase);
   const strengthText = [t`Weak`, t`Weak`, t`Fair`, t`Strong`, t`Very strong`][strength];
 
   return (
     <Modal opened={opened} onClose={close} title={t`Create the enterprise key`} size="lg" centered closeOnClickOutside={false} data-testid="key-ceremony">
-      <Stepper active={step} size="xs" allowNextStepsSelect={false} mb="md" orientation="horizontal" wrap={false}>
-        <Stepper.Step label={t`Before you start`} allowStepSelect={false} />
-        <Stepper.Step label={t`Passphrase`} allowStepSelect={false} />
-        <Stepper.Step label={t`Back up`} allowStepSelect={false} />
-        <Stepper.Step label={t`Certificate`} allowStepSelect={false} />
+      <Stepper active={step} size="xs" allowNextStepsSelect={false} mb={isPhone ? 4 : 'md'} orientation="horizontal" wrap={false}>
+        {stepLabels.map((label) => (
+          <Stepper.Step key={label} label={isPhone ? undefined : label} allowStepSelect={false} />
+        ))}
       </Stepper>
+      {isPhone && (
+        <Text size="sm" fw={600} mb="sm">
+          {stepLabels[Math.min(step, stepLabels.length - 1)]}
+        </Text>
+      )}
 
       {step === 0 && (
         <Stack gap="sm">

@@ -1,6 +1,7 @@
 import { useEffect, useState } from 'react';
 import { Alert, Badge, Button, Group, Modal, Pagination, Paper, Select, Stack, Table, Text, TextInput, Textarea, Title } from '@mantine/core';
 import { useForm } from '@mantine/form';
+import { useMediaQuery } from '@mantine/hooks';
 import { notifications } from '@mantine/notifications';
 import { IconDownload, IconKey, IconShieldOff } from '@tabler/icons-react';
 import { Trans, useLingui } from '@lingui/react/macro';
@@ -104,9 +105,29 @@ function logDetail(entry: KeyLogDto, i18n: ReturnType<typeof useLingui>['i18n'])
   return parts.join(' · ');
 }
 
-/** The key usage history and audit trail, newest first, paged. */
+function LogDetail({ entry }: { entry: KeyLogDto }) {
+  const { i18n } = useLingui();
+  const detail = logDetail(entry, i18n);
+  return (
+    <>
+      {detail && (
+        <Text size="xs" c="dimmed" style={{ overflowWrap: 'anywhere' }}>
+          {detail}
+        </Text>
+      )}
+      {entry.file_hash && (
+        <Text size="xs" ff="monospace" style={{ overflowWrap: 'anywhere' }}>
+          {entry.file_hash}
+        </Text>
+      )}
+    </>
+  );
+}
+
+/** The key usage history and audit trail, newest first, paged: a table, stacked entries on phones. */
 function KeyLog({ version }: { version: number }) {
   const { t, i18n } = useLingui();
+  const isPhone = useMediaQuery('(max-width: 48em)');
   const config = useConfig();
   const [page, setPage] = useState(1);
   const [data, setData] = useState<Paged<KeyLogDto> | null>(null);
@@ -129,6 +150,27 @@ function KeyLog({ version }: { version: number }) {
           <Text size="sm" c="dimmed">
             <Trans>The key has not been used yet.</Trans>
           </Text>
+        ) : isPhone ? (
+          <Stack gap={0} data-testid="key-log">
+            {data.items.map((entry) => (
+              <Stack key={entry.log_id} gap={2} py="xs" style={{ borderTop: '1px solid var(--mantine-color-default-border)' }} data-testid={`key-log-${entry.action}`}>
+                <Text size="sm" fw={500}>
+                  {i18n._(KEY_LOG_LABELS[entry.action])}
+                </Text>
+                <LogDetail entry={entry} />
+                <Group gap={4}>
+                  <Text size="xs" c="dimmed">
+                    {`${entry.actor || t`System`} · ${i18n.date(new Date(entry.created_at), { dateStyle: 'medium', timeStyle: 'medium' })}`}
+                  </Text>
+                  {entry.is_operator && (
+                    <Badge size="xs" variant="light" color="grape">
+                      {t`Platform`}
+                    </Badge>
+                  )}
+                </Group>
+              </Stack>
+            ))}
+          </Stack>
         ) : (
           <Table.ScrollContainer minWidth={680}>
             <Table striped verticalSpacing="xs" data-testid="key-log">
@@ -140,48 +182,36 @@ function KeyLog({ version }: { version: number }) {
                 </Table.Tr>
               </Table.Thead>
               <Table.Tbody>
-                {data.items.map((entry) => {
-                  const detail = logDetail(entry, i18n);
-                  return (
-                    <Table.Tr key={entry.log_id} data-testid={`key-log-${entry.action}`}>
-                      <Table.Td>
-                        <Text size="xs">{i18n.date(new Date(entry.created_at), { dateStyle: 'medium', timeStyle: 'medium' })}</Text>
-                      </Table.Td>
-                      <Table.Td>
-                        <Group gap={4}>
-                          <Text size="sm">{entry.actor || '—'}</Text>
-                          {entry.is_operator && (
-                            <Badge size="xs" variant="light" color="grape">
-                              {t`Platform`}
-                            </Badge>
-                          )}
-                          {!entry.actor && !entry.is_operator && (
-                            <Badge size="xs" variant="light" color="gray">
-                              {t`System`}
-                            </Badge>
-                          )}
-                        </Group>
-                      </Table.Td>
-                      <Table.Td>
-                        <Stack gap={2}>
-                          <Text size="sm" fw={500}>
-                            {i18n._(KEY_LOG_LABELS[entry.action])}
-                          </Text>
-                          {detail && (
-                            <Text size="xs" c="dimmed" style={{ overflowWrap: 'anywhere' }}>
-                              {detail}
-                            </Text>
-                          )}
-                          {entry.file_hash && (
-                            <Text size="xs" ff="monospace" style={{ overflowWrap: 'anywhere' }}>
-                              {entry.file_hash}
-                            </Text>
-                          )}
-                        </Stack>
-                      </Table.Td>
-                    </Table.Tr>
-                  );
-                })}
+                {data.items.map((entry) => (
+                  <Table.Tr key={entry.log_id} data-testid={`key-log-${entry.action}`}>
+                    <Table.Td>
+                      <Text size="xs">{i18n.date(new Date(entry.created_at), { dateStyle: 'medium', timeStyle: 'medium' })}</Text>
+                    </Table.Td>
+                    <Table.Td>
+                      <Group gap={4}>
+                        <Text size="sm">{entry.actor || '—'}</Text>
+                        {entry.is_operator && (
+                          <Badge size="xs" variant="light" color="grape">
+                            {t`Platform`}
+                          </Badge>
+                        )}
+                        {!entry.actor && !entry.is_operator && (
+                          <Badge size="xs" variant="light" color="gray">
+                            {t`System`}
+                          </Badge>
+                        )}
+                      </Group>
+                    </Table.Td>
+                    <Table.Td>
+                      <Stack gap={2}>
+                        <Text size="sm" fw={500}>
+                          {i18n._(KEY_LOG_LABELS[entry.action])}
+                        </Text>
+                        <LogDetail entry={entry} />
+                      </Stack>
+                    </Table.Td>
+                  </Table.Tr>
+                ))}
               </Table.Tbody>
             </Table>
           </Table.ScrollContainer>
@@ -254,7 +284,7 @@ export function KeyTab({ company, onCompanyChange }: { company: CompanyDto; onCo
               testId="key-fields"
               rows={[
                 [t`Deposited`, t`${when(key.deposited_at)} by ${key.deposited_by}`],
-                [t`Protection`, t`Encrypted PKCS#8 · PBKDF2-HMAC-SHA256, ${key.kdf_iterations} iterations · AES-256-CBC`],
+                [t`Protection`, t`Encrypted PKCS#8 · PBKDF2-HMAC-SHA256, ${i18n.number(key.kdf_iterations)} iterations · AES-256-CBC`],
                 [t`Encrypted key SHA-256`, <Mono value={key.pem_sha256} label="SHA-256" />],
                 [
                   t`Held by the platform`,
