@@ -21,6 +21,7 @@ import { MEMBER_SHEET_MAX_ROWS, readMemberSheet } from './member-sheet.ts';
 import { useCompany } from './use-company.ts';
 import { IdentityTab } from './identity-tab.tsx';
 import { KeyTab } from './key-tab.tsx';
+import { KEY_STATUS_LABELS } from './key-labels.ts';
 
 export type CompanyTab = 'info' | 'identity' | 'key' | 'members' | 'applications' | 'invitations';
 export function toCompanyTab(active: string | undefined): CompanyTab {
@@ -34,6 +35,7 @@ function InfoTab({ company, onCodeChange }: { company: CompanyDto; onCodeChange:
     [t`Licence number`, company.license],
     [t`Legal representative`, company.legal_person],
     [t`My role`, i18n._(ROLE_LABELS[company.role] ?? ROLE_LABELS[0]!)],
+    [t`Private key`, i18n._(KEY_STATUS_LABELS[company.private_key_status] ?? KEY_STATUS_LABELS[0]!)],
   ];
   const onRegenerate = async () => {
     try {
