@@ -118,7 +118,7 @@ function KeyCard({ item, certificates }: { item: LocalKey; certificates: LocalCe
         </Group>
         <Fields
           rows={[
-            [t`Protection`, `${item.kdf}, ${item.iterations} · ${item.cipher}`],
+            [t`Protection`, t`Encrypted PKCS#8 · PBKDF2-HMAC-SHA256, ${i18n.number(item.iterations)} iterations · AES-256-CBC`],
             [t`File`, item.source],
           ]}
         />
@@ -137,10 +137,14 @@ function KeyCard({ item, certificates }: { item: LocalKey; certificates: LocalCe
         </Group>
         {verdict && (
           <Alert color={verdict.opens ? 'green' : 'red'} data-testid="local-passphrase-verdict" data-opens={String(verdict.opens)}>
-            {verdict.opens ? t`The passphrase opens this key.` : t`The passphrase does not open this key.`}{' '}
-            {verdict.opens &&
-              certificates.length > 0 &&
-              (match ? t`It is the key of the certificate for ${match.subject.find((a) => a.type === 'CN')?.value ?? match.subjectText}.` : t`It is not the key of any certificate you chose.`)}
+            <Stack gap={4}>
+              <Text size="sm">{verdict.opens ? t`The passphrase opens this key.` : t`The passphrase does not open this key.`}</Text>
+              {verdict.opens && certificates.length > 0 && (
+                <Text size="sm">
+                  {match ? t`It is the key of the certificate for ${match.subject.find((a) => a.type === 'CN')?.value ?? match.subjectText}.` : t`It is not the key of any certificate you chose.`}
+                </Text>
+              )}
+            </Stack>
           </Alert>
         )}
         {error && <Alert color="red">{error}</Alert>}
