@@ -16,6 +16,7 @@ import { platformCa } from './migrations/0010-platform-ca.ts';
 import { vault } from './migrations/0006-vault.ts';
 import { credits } from './migrations/0011-credits.ts';
 import { assets } from './migrations/0012-assets.ts';
+import { enterpriseKeys } from './migrations/0014-enterprise-keys.ts';
 
 export type Db = Kysely<Database>;
 
@@ -31,6 +32,7 @@ function migrations(dialect: Dialect): Record<string, Migration> {
     '0010-platform-ca': platformCa(),
     '0011-credits': credits(dialect),
     '0012-assets': assets(dialect),
+    '0014-enterprise-keys': enterpriseKeys(dialect),
   };
 }
 
