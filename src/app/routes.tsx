@@ -36,6 +36,9 @@ import { DisclosuresPage } from '@/features/disclosure/disclosures-page.tsx';
 import { DisclosureDetailPage } from '@/features/disclosure/disclosure-detail-page.tsx';
 import { ReceiptPage } from '@/features/disclosure/receipt-page.tsx';
 import { DISCLOSURE_LABELS } from '@/features/disclosure/disclosure-labels.ts';
+import { CreditPage, toCreditTab } from '@/features/credit/credit-page.tsx';
+import { OperatorCreditOrders } from '@/features/credit/operator-orders.tsx';
+import { CREDIT_LABELS } from '@/features/credit/credit-labels.ts';
 import { ActivateRoute, AssetsRoute, BigscreenRoute, ScoreRoute } from '@/features/map/map-routes.tsx';
 import { MAP_TITLES } from '@/features/map/map-titles.ts';
 import { RequireUser, SkipIfLoggedIn, useDefaultPagePath } from './guards.tsx';
@@ -76,6 +79,9 @@ function WithUser({ render }: { render: (user: UserDto, defaultPath: string, set
   return <RequireUser>{(user) => render(user, defaultPath, setUser)}</RequireUser>;
 }
 
+/** Parts of the operator console that other product areas contribute. */
+const OPERATOR_SECTIONS = [{ value: 'credit-orders', label: CREDIT_LABELS.operatorTab, render: () => <OperatorCreditOrders /> }];
+
 /** Screens in the public layout (nav bar + footer). Standalone routes come with later issues. */
 export const PUBLIC_ROUTES: AppRoute[] = [
   { path: '/', render: () => <EntryGuard /> },
@@ -110,7 +116,7 @@ export const PUBLIC_ROUTES: AppRoute[] = [
     title: msg`Enterprise authorisation agreement`,
     render: ({ legalName, company }) => <CompanyAuthProtocolPage legalName={legalName ?? ''} company={company ?? ''} />,
   },
-  { path: '/operator', title: msg`Operator console`, render: () => <OperatorPage /> },
+  { path: '/operator', title: msg`Operator console`, render: () => <OperatorPage sections={OPERATOR_SECTIONS} /> },
   { path: '/explorer', title: msg`Block explorer`, render: () => <ExplorerHomePage /> },
   { path: '/explorer/blocks/:height', title: msg`Block`, render: ({ height }) => <ExplorerBlockPage height={height ?? ''} /> },
   { path: '/explorer/entries/:dna', title: msg`Entry`, render: ({ dna }) => <ExplorerEntryPage dna={dna ?? ''} /> },
@@ -139,6 +145,7 @@ export const DASHBOARD_ROUTES: AppRoute[] = [
     title: DISCLOSURE_LABELS.detail,
     render: ({ disclosureId }) => <RequireUser>{() => <DisclosureDetailPage key={disclosureId} disclosureId={disclosureId ?? ''} />}</RequireUser>,
   },
+  { path: '/dashboard/credit/:active?', title: CREDIT_LABELS.page, render: ({ active }) => <RequireUser>{() => <CreditPage active={toCreditTab(active)} />}</RequireUser> },
   { path: '/dashboard/vault', title: VAULT_LABELS.vault, render: () => <RequireUser>{() => <VaultPage />}</RequireUser> },
   { path: '/dashboard/vault/unlock', title: VAULT_LABELS.unlock, render: () => <RequireUser>{(user) => <VaultUnlockPage user={user} />}</RequireUser> },
   { path: '/dashboard/vault/project/:projectId', title: VAULT_LABELS.project, render: ({ projectId }) => <RequireUser>{() => <VaultProjectPage key={projectId} projectId={projectId ?? ''} />}</RequireUser> },

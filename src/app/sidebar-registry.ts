@@ -1,10 +1,11 @@
 import type { ComponentType } from 'react';
 import type { MessageDescriptor } from '@lingui/core';
 import { msg } from '@lingui/core/macro';
-import { IconBuilding, IconCertificate, IconFileExport, IconHome, IconLock, IconUserCircle, type IconProps } from '@tabler/icons-react';
+import { IconBuilding, IconCertificate, IconCoins, IconFileExport, IconHome, IconLock, IconUserCircle, type IconProps } from '@tabler/icons-react';
 import type { DeploymentConfig } from '../../core/config.ts';
 import { VAULT_LABELS } from '@/features/vault/vault-labels.ts';
 import { DISCLOSURE_LABELS } from '@/features/disclosure/disclosure-labels.ts';
+import { CREDIT_LABELS } from '@/features/credit/credit-labels.ts';
 import { ASSET_LABELS } from '@/features/asset/asset-labels.ts';
 
 /**
@@ -77,6 +78,15 @@ export const SIDEBAR_ENTRIES: readonly SidebarEntry[] = [
     label: msg`My company`,
     icon: IconBuilding,
     isVisible: () => true,
+  },
+  {
+    // §2 gives credit no group index either: after the company, shown by config.menu.credit.
+    key: 'credit',
+    index: 5.5,
+    path: '/dashboard/credit',
+    label: CREDIT_LABELS.sidebar,
+    icon: IconCoins,
+    isVisible: (config) => config.menu.credit,
   },
   {
     key: 'setting',
