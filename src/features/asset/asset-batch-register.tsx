@@ -6,10 +6,10 @@ import { Link } from 'wouter';
 import { describeError, errorKeyText, serverErrorMessage } from '@/api/error-messages.ts';
 import { WorkProgress, type WorkProgressValue } from '@/components/progress/work-progress.tsx';
 import { formatBytes } from '@/components/progress/format.ts';
-import { useConfig } from '@/config/config-atom.ts';
 import { hashFiles } from '../../../workers/hash/hash-service.ts';
 import { ASSET_TYPE_VALUES } from '../../../core/assets.ts';
 import { registerAssets } from './asset-api.ts';
+import { useAssetPrice } from './use-asset-price.ts';
 import { typeLabel } from './asset-parts.tsx';
 import { assetDetailPath } from './asset-labels.ts';
 import { isFinished, newBatchRows, runBatch, type BatchRow } from './batch-runner.ts';
@@ -114,8 +114,7 @@ const Row = memo(function Row({ row, index, onRemove }: { row: BatchRow; index: 
  */
 export function AssetBatchRegister() {
   const { t, i18n } = useLingui();
-  const config = useConfig();
-  const cost = config.credits.assetRegistration;
+  const { price: cost, available, reload: reloadCredits } = useAssetPrice();
   const [files, setFiles] = useState<File[]>([]);
   const [rows, setRows] = useState<BatchRow[]>([]);
   const [type, setType] = useState<string | null>(null);
@@ -174,6 +173,7 @@ export function AssetBatchRegister() {
     flushTimer.current = null;
     pending.current = null;
     setRows(finished);
+    reloadCredits();
     setProgress(null);
     abort.current = null;
     setPhase('done');
@@ -235,6 +235,11 @@ export function AssetBatchRegister() {
             />
           </Group>
         )}
+        {phase === 'choosing' && cost > 0 && available !== null && files.length > 0 && available < total && (
+          <Text size="sm" c="orange" data-testid="batch-credits-short">
+            {t`Your credits cover ${Math.floor(available / cost)} of these files; the rest will be refused (not enough credits).`}
+          </Text>
+        )}
         {notice && (
           <Text size="sm" c="orange">
             {notice}
@@ -283,7 +288,12 @@ export function AssetBatchRegister() {
           <Group gap={6} wrap="nowrap">
             <IconCoins size={16} />
             <Text size="sm" data-testid="batch-price">
-              {files.length > 0 ? t`${files.length} × ${cost} credits = ${total} credits` : t`Each file costs ${cost} credits`}
+              {cost === 0 ? t`Registering is free` : files.length > 0 ? t`${files.length} × ${cost} credits = ${total} credits` : t`Each file costs ${cost} credits`}
+              {available !== null && cost > 0 && (
+                <Text span size="sm" c="dimmed">
+                  {` · ${t`available: ${available}`}`}
+                </Text>
+              )}
             </Text>
           </Group>
           {phase === 'choosing' && (
