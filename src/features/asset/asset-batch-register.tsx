@@ -193,6 +193,7 @@ export function AssetBatchRegister() {
   const isHashing = progress !== null && (progress.filesDone ?? 0) < (progress.totalFiles ?? 0);
   const typeOptions = ASSET_TYPE_VALUES.map((v) => ({ value: String(v), label: typeLabel(v, i18n) }));
   const total = files.length * cost;
+  const charged = rows.reduce((n, r) => n + (r.asset?.credits ?? 0), 0);
   return (
     <Paper withBorder radius="md" p={{ base: 'md', sm: 'lg' }} data-testid="asset-batch" data-phase={phase}>
       <Stack gap="md">
@@ -288,10 +289,16 @@ export function AssetBatchRegister() {
           <Group gap={6} wrap="nowrap">
             <IconCoins size={16} />
             <Text size="sm" data-testid="batch-price">
-              {cost === 0 ? t`Registering is free` : files.length > 0 ? t`${files.length} × ${cost} credits = ${total} credits` : t`Each file costs ${cost} credits`}
+              {phase === 'done'
+                ? t`Charged: ${i18n.number(charged)} credits`
+                : cost === 0
+                  ? t`Registering is free`
+                  : files.length > 0
+                    ? t`${files.length} × ${cost} credits = ${i18n.number(total)} credits`
+                    : t`Each file costs ${cost} credits`}
               {available !== null && cost > 0 && (
                 <Text span size="sm" c="dimmed">
-                  {` · ${t`available: ${available}`}`}
+                  {` · ${t`available: ${i18n.number(available)}`}`}
                 </Text>
               )}
             </Text>

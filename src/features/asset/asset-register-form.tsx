@@ -135,18 +135,27 @@ export function AssetRegisterForm() {
         <Text size="sm" c="dimmed">
           <Trans>The file is fingerprinted in your browser; only its fingerprint is sent. The file itself stays on your computer unless you choose to store it afterwards.</Trans>
         </Text>
+        <FileInput
+          label={t`File`}
+          required
+          placeholder={t`Choose a file`}
+          leftSection={<IconFile size={16} />}
+          clearable
+          disabled={isSending}
+          {...form.getInputProps('file')}
+          onChange={onFile}
+          data-testid="asset-file-input"
+        />
+        {fingerprint.kind === 'hashing' && <WorkProgress label={t`Fingerprinting ${form.values.file?.name ?? ''}`} value={fingerprint.progress} onCancel={() => abort.current?.abort()} />}
+        {fingerprint.kind === 'ready' && form.values.file && (
+          <Group gap={6} wrap="nowrap" data-testid="asset-fingerprint" data-identity={fingerprint.identity}>
+            <IconCircleCheck size={16} color="var(--mantine-color-teal-6)" style={{ flexShrink: 0 }} />
+            <Text size="xs" c="dimmed" ff="monospace" truncate="end" title={fingerprint.identity}>
+              {formatBytes(form.values.file.size)} · {fingerprint.identity}
+            </Text>
+          </Group>
+        )}
         <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="md">
-          <FileInput
-            label={t`File`}
-            required
-            placeholder={t`Choose a file`}
-            leftSection={<IconFile size={16} />}
-            clearable
-            disabled={isSending}
-            {...form.getInputProps('file')}
-            onChange={onFile}
-            data-testid="asset-file-input"
-          />
           <TextInput label={t`Asset name`} required placeholder={t`How the asset is listed`} disabled={isSending} {...form.getInputProps('name')} data-testid="asset-name-input" />
           <Select label={t`Type`} required placeholder={t`Choose a type`} data={typeOptions} disabled={isSending} {...form.getInputProps('type')} data-testid="asset-type-input" />
         </SimpleGrid>
@@ -161,15 +170,6 @@ export function AssetRegisterForm() {
           description={t`${Array.from(description.trim()).length} / ${ASSET_DESCRIPTION_MAX}`}
           data-testid="asset-description-input"
         />
-        {fingerprint.kind === 'hashing' && <WorkProgress label={t`Fingerprinting ${form.values.file?.name ?? ''}`} value={fingerprint.progress} onCancel={() => abort.current?.abort()} />}
-        {fingerprint.kind === 'ready' && form.values.file && (
-          <Group gap={6} wrap="nowrap" data-testid="asset-fingerprint" data-identity={fingerprint.identity}>
-            <IconCircleCheck size={16} color="var(--mantine-color-teal-6)" style={{ flexShrink: 0 }} />
-            <Text size="xs" c="dimmed" ff="monospace" truncate="end" title={fingerprint.identity}>
-              {formatBytes(form.values.file.size)} · {fingerprint.identity}
-            </Text>
-          </Group>
-        )}
         {(isShort || (available !== null && available < cost)) && (
           <Alert color={isShort ? 'red' : 'orange'} variant="light" icon={<IconCoins size={18} />} data-testid={isShort ? 'asset-credits-error' : 'asset-credits-short'}>
             <Group gap="xs" wrap="wrap">
@@ -185,7 +185,7 @@ export function AssetRegisterForm() {
             <IconCoins size={16} />
             <Text size="sm" data-testid="asset-price" data-price={cost}>
               {cost > 0 ? <Trans>Registering costs {cost} credits</Trans> : <Trans>Registering is free</Trans>}
-              {available !== null && cost > 0 && <Text span size="sm" c="dimmed" data-testid="asset-available" data-value={available}>{` · ${t`available: ${available}`}`}</Text>}
+              {available !== null && cost > 0 && <Text span size="sm" c="dimmed" data-testid="asset-available" data-value={available}>{` · ${t`available: ${i18n.number(available)}`}`}</Text>}
             </Text>
           </Group>
           <Button type="submit" loading={isSending} data-testid="asset-register-submit">
