@@ -95,9 +95,17 @@ async function available(p: Person): Promise<{ available: number; consumed: numb
   return ok(p.page.request.get('/api/v1/credits/summary'), 'credit summary');
 }
 
+/** The page is no wider than the viewport; on failure, the elements that stick out are named. */
 async function expectNoOverflow(page: Page): Promise<void> {
-  const { scroll, width } = await page.evaluate(() => ({ scroll: document.documentElement.scrollWidth, width: window.innerWidth }));
-  expect(scroll).toBeLessThanOrEqual(width);
+  const { scroll, width, culprits } = await page.evaluate(() => {
+    const width = window.innerWidth;
+    const culprits = [...document.querySelectorAll<HTMLElement>('body *')]
+      .filter((el) => el.getBoundingClientRect().right > width + 1)
+      .slice(0, 5)
+      .map((el) => `${el.tagName.toLowerCase()}.${el.className.toString().slice(0, 60)} right=${Math.round(el.getBoundingClientRect().right)}`);
+    return { scroll: document.documentElement.scrollWidth, width, culprits };
+  });
+  expect(scroll, culprits.join('\n')).toBeLessThanOrEqual(width);
 }
 
 const textFile = (name: string, text: string) => ({ name, mimeType: 'text/plain', buffer: Buffer.from(text) });

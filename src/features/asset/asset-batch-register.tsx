@@ -80,7 +80,7 @@ const Row = memo(function Row({ row, index, onRemove }: { row: BatchRow; index: 
   const path = row.file.webkitRelativePath;
   return (
     <Table.Tr data-testid={`batch-row-${row.name}`} data-status={row.status}>
-      <Table.Td style={{ maxWidth: 360 }}>
+      <Table.Td style={{ maxWidth: 360, minWidth: 0 }}>
         <Text size="sm" style={{ overflowWrap: 'anywhere' }}>
           {row.name}
         </Text>
@@ -248,24 +248,22 @@ export function AssetBatchRegister() {
         )}
         {rows.length > 0 && (
           <Card withBorder radius="md" padding={0}>
-            <ScrollArea.Autosize mah={420} type="auto">
-              <Table.ScrollContainer minWidth={480}>
-                <Table verticalSpacing={6} striped data-testid="batch-rows">
-                  <Table.Thead>
-                    <Table.Tr>
-                      <Table.Th>{t`File`}</Table.Th>
-                      <Table.Th>{t`File size`}</Table.Th>
-                      <Table.Th>{t`Result`}</Table.Th>
-                      {phase === 'choosing' && <Table.Th w={40} />}
-                    </Table.Tr>
-                  </Table.Thead>
-                  <Table.Tbody>
-                    {rows.map((row, index) => (
-                      <Row key={index} row={row} index={index} onRemove={phase === 'choosing' ? onRemove : undefined} />
-                    ))}
-                  </Table.Tbody>
-                </Table>
-              </Table.ScrollContainer>
+            <ScrollArea.Autosize mah={420} type="auto" scrollbars="y">
+              <Table verticalSpacing={6} striped data-testid="batch-rows">
+                <Table.Thead>
+                  <Table.Tr>
+                    <Table.Th>{t`File`}</Table.Th>
+                    <Table.Th>{t`File size`}</Table.Th>
+                    <Table.Th>{t`Result`}</Table.Th>
+                    {phase === 'choosing' && <Table.Th w={40} />}
+                  </Table.Tr>
+                </Table.Thead>
+                <Table.Tbody>
+                  {rows.map((row, index) => (
+                    <Row key={index} row={row} index={index} onRemove={phase === 'choosing' ? onRemove : undefined} />
+                  ))}
+                </Table.Tbody>
+              </Table>
             </ScrollArea.Autosize>
           </Card>
         )}

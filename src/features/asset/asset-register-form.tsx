@@ -148,9 +148,9 @@ export function AssetRegisterForm() {
         />
         {fingerprint.kind === 'hashing' && <WorkProgress label={t`Fingerprinting ${form.values.file?.name ?? ''}`} value={fingerprint.progress} onCancel={() => abort.current?.abort()} />}
         {fingerprint.kind === 'ready' && form.values.file && (
-          <Group gap={6} wrap="nowrap" data-testid="asset-fingerprint" data-identity={fingerprint.identity}>
+          <Group gap={6} wrap="nowrap" align="flex-start" data-testid="asset-fingerprint" data-identity={fingerprint.identity}>
             <IconCircleCheck size={16} color="var(--mantine-color-teal-6)" style={{ flexShrink: 0 }} />
-            <Text size="xs" c="dimmed" ff="monospace" truncate="end" title={fingerprint.identity}>
+            <Text size="xs" c="dimmed" ff="monospace" style={{ minWidth: 0, overflowWrap: 'anywhere' }}>
               {formatBytes(form.values.file.size)} · {fingerprint.identity}
             </Text>
           </Group>
