@@ -300,7 +300,8 @@ test.describe('digital assets', () => {
   });
 
   test('the asset screens in zh, en and ja at 1440, 1000 and 390 wide', async ({ browser }) => {
-    test.setTimeout(300_000);
+    // 36 screens, each a fresh navigation: minutes on a busy machine.
+    test.setTimeout(600_000);
     const owner = await person(browser, 'zh', '张三');
     await createEnterprise(owner, '资产界面 E2E');
     const operator = await operatorApi(browser);

@@ -107,7 +107,7 @@ export function AssetListPage() {
     return () => window.clearInterval(timer);
   }, [isGenerating]);
 
-  const onSort = (sort: AssetSort) => update({ sort, order: state.sort === sort ? (state.order === 'asc' ? 'desc' : 'asc') : defaultOrder(sort), page: state.page });
+  const onSort = (sort: AssetSort) => update({ sort, order: state.sort === sort ? (state.order === 'asc' ? 'desc' : 'asc') : defaultOrder(sort) });
   const typeOptions = ASSET_TYPE_VALUES.map((v) => ({ value: String(v), label: typeLabel(v, i18n) }));
   const sortOptions = [
     { value: 'time:desc', label: t`Newest first` },
@@ -166,7 +166,7 @@ export function AssetListPage() {
         value={`${state.sort}:${state.order}`}
         onChange={(value) => {
           const [sort, order] = (value ?? 'time:desc').split(':') as [AssetSort, 'asc' | 'desc'];
-          update({ sort, order, page: state.page });
+          update({ sort, order });
         }}
         allowDeselect={false}
         data-testid="filter-sort"
