@@ -189,7 +189,7 @@ export function AssetRegisterForm() {
             </Text>
           </Group>
           <Button type="submit" loading={isSending} data-testid="asset-register-submit">
-            {isHashing ? <Trans>Register when fingerprinted</Trans> : cost > 0 ? <Trans>Register ({cost} credits)</Trans> : <Trans>Register</Trans>}
+            {isHashing ? <Trans>Register when fingerprinted</Trans> : cost > 0 ? <Trans>Register ({cost} credits)</Trans> : <Trans context="register a file on the ledger">Register</Trans>}
           </Button>
         </Group>
       </Stack>

@@ -100,7 +100,7 @@ export function CertificateView({ cert, enterpriseName, isCompact = false }: { c
                 {cert.dna}
               </Anchor>,
             ],
-            cert.revoked_at !== null && [t`Revoked`, `${when(cert.revoked_at)} · ${i18n._(REVOCATION_REASON_LABELS[cert.revocation_reason ?? 0] ?? REVOCATION_REASON_LABELS[0]!)}`],
+            cert.revoked_at !== null && [t({ message: 'Revoked', context: 'certificate' }), `${when(cert.revoked_at)} · ${i18n._(REVOCATION_REASON_LABELS[cert.revocation_reason ?? 0] ?? REVOCATION_REASON_LABELS[0]!)}`],
           ]}
         />
         <Group gap="xs">

@@ -54,6 +54,6 @@ export const KEY_LOG_LABELS: Record<KeyLogAction, MessageDescriptor> = {
 export const CERTIFICATE_STATUS_LABELS: Record<string, MessageDescriptor> = {
   active: msg`Valid`,
   expired: msg`Expired`,
-  revoked: msg`Revoked`,
+  revoked: msg({ message: 'Revoked', context: 'certificate' }),
 };
 export const CERTIFICATE_STATUS_COLORS: Record<string, string> = { active: 'green', expired: 'gray', revoked: 'red' };

@@ -52,7 +52,7 @@ function CertificateCard({ item }: { item: LocalCertificate }) {
           {revocation.isChecked &&
             (revocation.isRevoked ? (
               <Badge variant="light" color="red" data-testid="local-revocation" data-revoked="true">
-                {t`Revoked`}
+                {t({ message: 'Revoked', context: 'certificate' })}
               </Badge>
             ) : (
               <Badge variant="light" color="green" data-testid="local-revocation" data-revoked="false">

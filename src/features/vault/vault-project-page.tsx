@@ -198,7 +198,7 @@ function RegisterPanel({ project, onRegistered, onVaultExpired }: { project: Vau
             }}
             data-testid="register-file-input"
           />
-          <TextInput label={t`Name`} required placeholder={t`How the file is listed`} disabled={isHashing || isSending} {...form.getInputProps('name')} />
+          <TextInput label={t({ message: 'Name', context: 'name of a file' })} required placeholder={t`How the file is listed`} disabled={isHashing || isSending} {...form.getInputProps('name')} />
         </SimpleGrid>
         {creditsProblem && (
           <Alert color="orange" data-testid="register-credits-problem" withCloseButton onClose={() => setCreditsProblem(null)}>
@@ -211,7 +211,7 @@ function RegisterPanel({ project, onRegistered, onVaultExpired }: { project: Vau
         {progress && <WorkProgress label={t`Fingerprinting ${form.values.file?.name ?? ''}`} value={progress} onCancel={() => abort.current?.abort()} />}
         <Group justify="flex-end">
           <Button type="submit" loading={isSending} disabled={isHashing} data-testid="register-submit">
-            {cost > 0 ? <Trans>Register ({cost} credits)</Trans> : <Trans>Register</Trans>}
+            {cost > 0 ? <Trans>Register ({cost} credits)</Trans> : <Trans context="register a file on the ledger">Register</Trans>}
           </Button>
         </Group>
       </Stack>
