@@ -2,9 +2,10 @@
  * Digital assets (issue 6): the §3 asset types, the §5 rules of a file to register, and the
  * API shapes of /api/v1/assets, shared by the server and the browser.
  */
-import { PROJECT_DESCRIPTION_MAX, toMillis } from './constants.ts';
+import { PROJECT_DESCRIPTION_MAX, REGISTERED_FILE_NAME_MAX, toMillis } from './constants.ts';
 import type { ErrorKey } from './errors.ts';
 import { parseFileIdentity } from './file-identity.ts';
+import { checkOptionalText, checkRequiredText } from './validation.ts';
 
 /**
  * §3 asset types as stable numeric codes: stored in the database and sent over the API, so a
@@ -28,27 +29,18 @@ export function isAssetType(value: unknown): value is AssetType {
   return typeof value === 'number' && (ASSET_TYPE_VALUES as readonly number[]).includes(value);
 }
 
-/** A registered asset's name (shown in lists, on the certificate page); §5 only says it is required. Same bound as a vault file's. */
-export const ASSET_NAME_MAX = 100;
 /** The asset's description: optional, bounded like a project's (§9: description at most 200). */
 export const ASSET_DESCRIPTION_MAX = PROJECT_DESCRIPTION_MAX;
 /** Most files one batch registration call takes (a folder of more is sent in several calls). */
 export const ASSET_BATCH_MAX = 500;
 
-/** Length in characters as a person counts them (a CJK character or an emoji is one). */
-function charLength(value: string): number {
-  return Array.from(value).length;
-}
-
-/** §5 file to register: a name is required. */
+/** §5 file to register: a name is required (bounded like a vault file's). */
 export function checkAssetName(raw: string): ErrorKey | null {
-  const value = raw.trim();
-  if (!value) return 'required';
-  return charLength(value) > ASSET_NAME_MAX ? 'lt' : null;
+  return checkRequiredText(raw, REGISTERED_FILE_NAME_MAX);
 }
 
 export function checkAssetDescription(raw: string): ErrorKey | null {
-  return charLength(raw.trim()) > ASSET_DESCRIPTION_MAX ? 'lt' : null;
+  return checkOptionalText(raw, ASSET_DESCRIPTION_MAX);
 }
 
 /** The type must be one of the §3 codes; none chosen is `required`. */
@@ -67,7 +59,7 @@ export function checkAssetFileHash(raw: string): ErrorKey | null {
 /** A name from a chosen file: its base name, cut to the name limit (the user may edit it). */
 export function nameFromFileName(fileName: string): string {
   const base = fileName.split(/[\\/]/).pop() ?? '';
-  return Array.from(base.trim()).slice(0, ASSET_NAME_MAX).join('');
+  return Array.from(base.trim()).slice(0, REGISTERED_FILE_NAME_MAX).join('');
 }
 
 /** What a registration sends: only the file's identity and size leave the browser, never its bytes. */

@@ -10,6 +10,8 @@ export const PHONE_LENGTH = 11;
 export const INVITATION_CODE_LENGTH = 8;
 export const PROJECT_NAME_MAX = 30;
 export const PROJECT_DESCRIPTION_MAX = 200;
+/** §5 file to register: the name a registered file (an asset, a vault file) is listed under; §5 only says it is required. */
+export const REGISTERED_FILE_NAME_MAX = 100;
 export const IMAGE_MAX_BYTES = 3 * 1024 * 1024;
 export const HASH_CHUNK_BYTES = 10 * 1024 * 1024;
 export const PBKDF2_ITERATIONS = 100_000;

@@ -2,6 +2,7 @@
  * Enterprise states and rules shared by the server and the browser (§3, §4, §6, §9).
  */
 import { ROLES } from './constants.ts';
+import { checkRequiredText } from './validation.ts';
 
 /** Membership states: §4 member_confirmed_status 1–3, plus 4 for a frozen (locked) member. */
 export const EMPLOYEE_STATUS = { confirmed: 1, applied: 2, rejected: 3, frozen: 4 } as const;
@@ -108,7 +109,5 @@ export function checkLicenseNo(raw: string): 'required' | 'len' | 'invalid_param
 }
 
 export function checkEnterpriseName(raw: string): 'required' | 'lt' | null {
-  const value = raw.trim();
-  if (!value) return 'required';
-  return Array.from(value).length > ENTERPRISE_NAME_MAX ? 'lt' : null;
+  return checkRequiredText(raw, ENTERPRISE_NAME_MAX);
 }

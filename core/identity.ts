@@ -4,6 +4,7 @@
  * and a birth date; both are checked. Returns the §8 key of the failure or null.
  */
 import type { ErrorKey } from './errors.ts';
+import { checkRequiredText } from './validation.ts';
 
 const ID18_RE = /^\d{17}[\dX]$/;
 const ID15_RE = /^\d{15}$/;
@@ -47,7 +48,5 @@ export function checkCardNo(raw: string): ErrorKey | null {
 
 export const REAL_NAME_MAX = 30;
 export function checkRealName(raw: string): ErrorKey | null {
-  const value = raw.trim();
-  if (!value) return 'required';
-  return Array.from(value).length > REAL_NAME_MAX ? 'lt' : null;
+  return checkRequiredText(raw, REAL_NAME_MAX);
 }

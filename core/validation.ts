@@ -8,6 +8,23 @@ import { SMS_CODE_LENGTH } from './constants.ts';
 
 export type RuleResult = ErrorKey | null;
 
+/** Length in characters as a person counts them (a CJK character or an emoji is one). */
+export function charLength(value: string): number {
+  return Array.from(value).length;
+}
+
+/** A required text: blank after trimming is `required`, more than `max` characters (as people count them) `lt`. */
+export function checkRequiredText(raw: string, max: number): 'required' | 'lt' | null {
+  const value = raw.trim();
+  if (!value) return 'required';
+  return charLength(value) > max ? 'lt' : null;
+}
+
+/** An optional text: at most `max` characters (as people count them) after trimming. */
+export function checkOptionalText(raw: string, max: number): 'lt' | null {
+  return charLength(raw.trim()) > max ? 'lt' : null;
+}
+
 const PHONE_RE = /^\d{11}$/;
 const SMS_CODE_RE = new RegExp(`^\\d{${SMS_CODE_LENGTH}}$`);
 

@@ -1,34 +1,23 @@
 /**
  * Vault rules shared by the server and the browser (issue 6, §5, §8, §9).
  */
-import { PROJECT_DESCRIPTION_MAX, PROJECT_NAME_MAX } from './constants.ts';
+import { PROJECT_DESCRIPTION_MAX, PROJECT_NAME_MAX, REGISTERED_FILE_NAME_MAX } from './constants.ts';
 import type { ErrorKey } from './errors.ts';
-
-/** A registered vault file's name (shown in lists and the log); the §5 rule only says it is required. */
-export const VAULT_FILE_NAME_MAX = 100;
-
-/** Length in characters as a person counts them (a CJK character or an emoji is one). */
-function charLength(value: string): number {
-  return Array.from(value).length;
-}
+import { checkOptionalText, checkRequiredText } from './validation.ts';
 
 /** §5 project name: required, at most 30 characters. */
 export function checkProjectName(raw: string): ErrorKey | null {
-  const value = raw.trim();
-  if (!value) return 'required';
-  return charLength(value) > PROJECT_NAME_MAX ? 'lt' : null;
+  return checkRequiredText(raw, PROJECT_NAME_MAX);
 }
 
 /** §5 project description: optional, at most 200 characters. */
 export function checkProjectDescription(raw: string): ErrorKey | null {
-  return charLength(raw.trim()) > PROJECT_DESCRIPTION_MAX ? 'lt' : null;
+  return checkOptionalText(raw, PROJECT_DESCRIPTION_MAX);
 }
 
 /** §5 file to register: a name is required. */
 export function checkVaultFileName(raw: string): ErrorKey | null {
-  const value = raw.trim();
-  if (!value) return 'required';
-  return charLength(value) > VAULT_FILE_NAME_MAX ? 'lt' : null;
+  return checkRequiredText(raw, REGISTERED_FILE_NAME_MAX);
 }
 
 /** What each vault log entry records (the project log of issue 6). */
