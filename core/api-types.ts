@@ -1,4 +1,8 @@
 /** Shapes of the accounts API (§3 User, §7 calls) shared by server and browser. */
+
+/** A §7 paged list, as every list call of the API answers it. */
+export type Paged<T> = { items: T[]; page: number; page_size: number; total: number };
+
 export type UserDto = {
   id: number;
   login_id: string | null;

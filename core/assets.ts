@@ -4,6 +4,7 @@
  */
 import { PROJECT_DESCRIPTION_MAX, REGISTERED_FILE_NAME_MAX, toMillis } from './constants.ts';
 import type { ErrorKey } from './errors.ts';
+import type { Paged } from './api-types.ts';
 import { parseFileIdentity } from './file-identity.ts';
 import { checkOptionalText, checkRequiredText } from './validation.ts';
 
@@ -144,7 +145,7 @@ export type AssetDto = {
 };
 
 /** A page of assets; `sees_all` tells the screen whether the registrant filter applies (§6). */
-export type AssetPage = { items: AssetDto[]; page: number; page_size: number; total: number; sees_all: boolean };
+export type AssetPage = Paged<AssetDto> & { sees_all: boolean };
 
 /** One batch item's outcome, in the order sent: the asset, or the §8 refusal on its field. */
 export type AssetBatchResult = { index: number; ok: true; asset: AssetDto } | { index: number; ok: false; message: ErrorKey; field_name?: string };

@@ -47,7 +47,6 @@ export function checkCreditAmount(value: unknown): ErrorKey | null {
   return null;
 }
 
-export type Paged<T> = { items: T[]; page: number; page_size: number; total: number };
 
 /** GET /credits/summary. `enterprise` only for those who see the enterprise's data (§6 roles 1, 2, 3). */
 export type CreditSummaryDto = {

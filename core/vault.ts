@@ -68,4 +68,3 @@ export type VaultLogDto = {
   detail: Record<string, unknown>;
   created_at: number;
 };
-export type Paged<T> = { items: T[]; page: number; page_size: number; total: number };

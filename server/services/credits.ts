@@ -16,11 +16,11 @@ import {
   type CreditOrderDto,
   type CreditSummaryDto,
   type OperatorCreditOrderDto,
-  type Paged,
   type RegistrationKind,
 } from '../../core/credits.ts';
 import { INVITATION_ALPHABET } from '../../core/enterprise.ts';
 import type { PaymentInstructions, PaymentProvider } from './payments.ts';
+import type { Paged } from '../../core/api-types.ts';
 
 /**
  * The credits ledger (issue 6). Balances live in credit_accounts (one pool per enterprise,

@@ -9,7 +9,6 @@ import {
   type AllocationResultDto,
   type CreditKind,
   type CreditMemberDto,
-  type Paged,
 } from '../../../core/credits.ts';
 import { EMPLOYEE_STATUS, canSeeEnterpriseData, isAdminRole } from '../../../core/enterprise.ts';
 import { fail } from '../../errors.ts';
@@ -30,6 +29,7 @@ import {
   type MovementFilter,
 } from '../../services/credits.ts';
 import { body } from '../schemas.ts';
+import type { Paged } from '../../../core/api-types.ts';
 
 const idParam = (name: string) => ({ type: 'object', properties: { [name]: { type: 'integer', minimum: 1 } }, required: [name] }) as const;
 const paging = { page: { type: 'integer', minimum: 1 }, page_size: { type: 'integer', minimum: 1, maximum: 100 } } as const;

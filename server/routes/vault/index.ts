@@ -8,7 +8,6 @@ import {
   checkProjectName,
   checkVaultFileName,
   isProofStatusGenerated,
-  type Paged,
   type VaultAction,
   type VaultAuthorizationDto,
   type VaultFileDto,
@@ -22,6 +21,7 @@ import { forbidden, type MemberContext } from '../../plugins/enterprises.ts';
 import { chargeRegistration } from '../../services/credits.ts';
 import { canWriteProject, seesAllVault, visibleProject, writeVaultLog, type VaultViewer } from '../../services/vault.ts';
 import { body } from '../schemas.ts';
+import type { Paged } from '../../../core/api-types.ts';
 
 const idParam = (name: string) => ({ type: 'object', properties: { [name]: { type: 'integer', minimum: 1 } }, required: [name] }) as const;
 const paging = { page: { type: 'integer', minimum: 1 }, page_size: { type: 'integer', minimum: 1, maximum: 100 } } as const;

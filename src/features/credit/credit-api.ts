@@ -8,8 +8,8 @@ import type {
   CreditOrderDto,
   CreditSummaryDto,
   OperatorCreditOrderDto,
-  Paged,
 } from '../../../core/credits.ts';
+import type { Paged } from '../../../core/api-types.ts';
 
 /** The /api/v1/credits calls (issue 6) and the operator console's top-up orders. */
 

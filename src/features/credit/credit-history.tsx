@@ -5,10 +5,11 @@ import { IconHistory } from '@tabler/icons-react';
 import { Trans, useLingui } from '@lingui/react/macro';
 import { useConfig } from '@/config/config-atom.ts';
 import { notifyError } from '@/api/error-messages.ts';
-import { CREDIT_KINDS, type CreditKind, type CreditMemberDto, type CreditMovementDto, type CreditSummaryDto, type Paged } from '../../../core/credits.ts';
+import { CREDIT_KINDS, type CreditKind, type CreditMemberDto, type CreditMovementDto, type CreditSummaryDto } from '../../../core/credits.ts';
 import { fetchCreditMembers, fetchMovements, type MovementQuery } from './credit-api.ts';
 import { KIND_LABELS } from './credit-labels.ts';
 import { SignedAmount, formatTime, movementDetail } from './credit-format.tsx';
+import type { Paged } from '../../../core/api-types.ts';
 
 const KIND_COLORS: Record<CreditKind, string> = { top_up: 'blue', allocate: 'teal', reclaim: 'grape', asset_registration: 'orange', vault_file_registration: 'orange' };
 

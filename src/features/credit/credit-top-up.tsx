@@ -8,9 +8,10 @@ import { Trans, useLingui } from '@lingui/react/macro';
 import { useConfig } from '@/config/config-atom.ts';
 import { applyServerErrors } from '@/api/apply-server-errors.ts';
 import { notifyError } from '@/api/error-messages.ts';
-import { ORDER_NOTE_MAX, ORDER_STATUS, type CreditOrderDto, type Paged } from '../../../core/credits.ts';
+import { ORDER_NOTE_MAX, ORDER_STATUS, type CreditOrderDto } from '../../../core/credits.ts';
 import { cancelOrder, createOrder, fetchOrders, type CreatedOrder } from './credit-api.ts';
 import { OrderStatusBadge, amountProblem, formatTime } from './credit-format.tsx';
+import type { Paged } from '../../../core/api-types.ts';
 
 function OrderForm({ onCreated }: { onCreated: (order: CreatedOrder) => void }) {
   const { t, i18n } = useLingui();

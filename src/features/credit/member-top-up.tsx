@@ -9,9 +9,10 @@ import { useConfig } from '@/config/config-atom.ts';
 import { applyServerErrors } from '@/api/apply-server-errors.ts';
 import { notifyError } from '@/api/error-messages.ts';
 import { EMPLOYEE_STATUS } from '../../../core/enterprise.ts';
-import type { AllocationDirection, CreditMemberDto, CreditSummaryDto, Paged } from '../../../core/credits.ts';
+import type { AllocationDirection, CreditMemberDto, CreditSummaryDto } from '../../../core/credits.ts';
 import { allocateCredits, fetchCreditMembers } from './credit-api.ts';
 import { amountProblem } from './credit-format.tsx';
+import type { Paged } from '../../../core/api-types.ts';
 
 type Target = { member: CreditMemberDto; direction: AllocationDirection };
 

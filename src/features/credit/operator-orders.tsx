@@ -6,9 +6,10 @@ import { Trans, useLingui } from '@lingui/react/macro';
 import { applyServerErrors } from '@/api/apply-server-errors.ts';
 import { notifyError } from '@/api/error-messages.ts';
 import { PageLoader } from '@/components/page-loader.tsx';
-import { ORDER_REASON_MAX, ORDER_STATUS, type OperatorCreditOrderDto, type Paged } from '../../../core/credits.ts';
+import { ORDER_REASON_MAX, ORDER_STATUS, type OperatorCreditOrderDto } from '../../../core/credits.ts';
 import { decideOperatorOrder, fetchOperatorOrders } from './credit-api.ts';
 import { OrderStatusBadge, formatTime } from './credit-format.tsx';
+import type { Paged } from '../../../core/api-types.ts';
 
 const PAGE_SIZE = 20;
 

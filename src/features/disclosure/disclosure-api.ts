@@ -1,7 +1,8 @@
 import type { DisclosurePublicDto, DisclosureRecordDto, StoredFileDto } from '../../../core/disclosure.ts';
+import type { Paged } from '../../../core/api-types.ts';
 import { api } from '@/api/client.ts';
 
-export type DisclosurePage = { items: DisclosureRecordDto[]; total: number; page: number; page_size: number };
+export type DisclosurePage = Paged<DisclosureRecordDto>;
 export type DisclosureDetail = DisclosurePublicDto & { record?: DisclosureRecordDto };
 export type CreateDisclosureBody = {
   hash: string;

@@ -1,11 +1,11 @@
 import type { CertificateDto, KeyLogDto, KeyStateDto, KeyUsageDto, OperatorCustodyRequestDto, PkiCaDto } from '../../../core/enterprise-keys.ts';
 import type { I18n } from '@lingui/core';
+import type { Paged } from '../../../core/api-types.ts';
 import { normalizeErrorKey } from '../../../core/errors.ts';
 import { api, isApiError } from '@/api/client.ts';
 import { describeError, errorKeyText } from '@/api/error-messages.ts';
 
 /** The enterprise key, certificate and custody calls (docs/enterprise-keys.md). */
-export type Paged<T> = { items: T[]; page: number; page_size: number; total: number };
 
 export const fetchKeyState = (signal?: AbortSignal) => api.get<KeyStateDto>('/v1/enterprises/keys', { signal });
 export const depositKey = (body: { encrypted_private_key: string; csr: string; deposit_signature: string }) => api.post<KeyStateDto>('/v1/enterprises/keys', body);

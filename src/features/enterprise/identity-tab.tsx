@@ -3,12 +3,12 @@ import { Alert, Anchor, Badge, Button, Group, Pagination, Paper, Stack, Table, T
 import { IconFileCertificate, IconKey } from '@tabler/icons-react';
 import { Trans, useLingui } from '@lingui/react/macro';
 import { Link } from 'wouter';
-import type { CompanyDto, UserDto } from '../../../core/api-types.ts';
+import type { CompanyDto, UserDto, Paged } from '../../../core/api-types.ts';
 import type { CertificateDto, KeyStateDto } from '../../../core/enterprise-keys.ts';
 import { notifyError } from '@/api/error-messages.ts';
 import { PageLoader } from '@/components/page-loader.tsx';
 import { CertificateView, pairs } from './certificate-view.tsx';
-import { fetchCertificates, fetchKeyState, type Paged } from './enterprise-keys-api.ts';
+import { fetchCertificates, fetchKeyState } from './enterprise-keys-api.ts';
 import { KeyCeremonyModal } from './key-ceremony-modal.tsx';
 import { CERTIFICATE_STATUS_COLORS, CERTIFICATE_STATUS_LABELS, KEY_STATUS_COLORS, KEY_STATUS_HINTS, KEY_STATUS_LABELS } from './key-labels.ts';
 

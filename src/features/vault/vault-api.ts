@@ -1,6 +1,7 @@
 import { api, ApiError, isApiError, SERVER_EXCEPTION } from '@/api/client.ts';
 import { SMS_TYPES } from '../../../core/constants.ts';
-import type { Paged, VaultAuthorizationDto, VaultFileDto, VaultLogDto, VaultProjectDto } from '../../../core/vault.ts';
+import type { VaultAuthorizationDto, VaultFileDto, VaultLogDto, VaultProjectDto } from '../../../core/vault.ts';
+import type { Paged } from '../../../core/api-types.ts';
 
 /** The /api/v1/vault calls (issue 6, §7 style: `{ data }`, paged lists). */
 

@@ -6,10 +6,11 @@ import { msg } from '@lingui/core/macro';
 import { Trans, useLingui } from '@lingui/react/macro';
 import { Link } from 'wouter';
 import { useConfig } from '@/config/config-atom.ts';
-import type { Paged, VaultAction, VaultLogDto, VaultProjectDto } from '../../../core/vault.ts';
+import type { VaultAction, VaultLogDto, VaultProjectDto } from '../../../core/vault.ts';
 import { fetchLogs, fetchProject } from './vault-api.ts';
 import { useVaultGate } from './use-vault-gate.ts';
 import { VaultShell } from './vault-shell.tsx';
+import type { Paged } from '../../../core/api-types.ts';
 
 const ACTION_TEXT: Record<VaultAction, MessageDescriptor> = {
   vault_unlocked: msg`Unlocked the vault`,

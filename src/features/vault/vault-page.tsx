@@ -5,11 +5,12 @@ import { IconFileCertificate, IconHistory, IconPlus, IconShieldLock, IconSearch 
 import { Trans, useLingui } from '@lingui/react/macro';
 import { Link, useLocation } from 'wouter';
 import { useConfig } from '@/config/config-atom.ts';
-import type { Paged, VaultProjectDto } from '../../../core/vault.ts';
+import type { VaultProjectDto } from '../../../core/vault.ts';
 import { fetchProjects } from './vault-api.ts';
 import { useVaultGate } from './use-vault-gate.ts';
 import { VaultShell } from './vault-shell.tsx';
 import { ProjectFormModal } from './project-form-modal.tsx';
+import type { Paged } from '../../../core/api-types.ts';
 
 function ProjectCard({ project }: { project: VaultProjectDto }) {
   const { t, i18n } = useLingui();

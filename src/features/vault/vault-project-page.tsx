@@ -14,11 +14,12 @@ import { formatBytes } from '@/components/progress/format.ts';
 import { useConfig } from '@/config/config-atom.ts';
 import { registrationPrice } from '../../../core/credits.ts';
 import { hashFile } from '../../../workers/hash/hash-service.ts';
-import { checkVaultFileName, type Paged, type VaultFileDto, type VaultProjectDto } from '../../../core/vault.ts';
+import { checkVaultFileName, type VaultFileDto, type VaultProjectDto } from '../../../core/vault.ts';
 import { downloadProof, fetchFiles, fetchProject, isVaultExpired, registerFile } from './vault-api.ts';
 import { useVaultGate } from './use-vault-gate.ts';
 import { VaultShell } from './vault-shell.tsx';
 import { ProjectFormModal } from './project-form-modal.tsx';
+import type { Paged } from '../../../core/api-types.ts';
 
 /** While a proof is generating the list is refreshed this often (§3 generating → generated). */
 const PROOF_POLL_MS = 1500;
