@@ -5,7 +5,8 @@ import { Trans, useLingui } from '@lingui/react/macro';
 import { Link } from 'wouter';
 import type { CertificateDto } from '../../../core/enterprise-keys.ts';
 import { CERTIFICATE_STATUS_COLORS, CERTIFICATE_STATUS_LABELS, REVOCATION_REASON_LABELS } from './key-labels.ts';
-import { derOfPem, fileSafe, saveFile } from './enterprise-keys-api.ts';
+import { derOfPem, fileSafe } from './enterprise-keys-api.ts';
+import { saveFile } from '@/api/download.ts';
 import classes from './enterprise.module.css';
 
 /** Label/value pairs that stack on phones (a `<dl>`). */

@@ -33,18 +33,6 @@ export async function fetchCrl(apiBase: string, signal?: AbortSignal): Promise<U
 export const fetchCustodyRequests = (status?: number) => api.get<OperatorCustodyRequestDto[]>('/v1/operator/key-custody-requests', { query: { status } });
 export const reviewCustodyRequest = (id: number, status: 2 | 3, reason: string) => api.put<unknown>(`/v1/operator/key-custody-requests/${id}`, { status, reason });
 
-/** Saves bytes or text as a file in the browser. */
-export function saveFile(name: string, content: BlobPart, type: string): void {
-  const url = URL.createObjectURL(new Blob([content], { type }));
-  const link = document.createElement('a');
-  link.href = url;
-  link.download = name;
-  document.body.append(link);
-  link.click();
-  link.remove();
-  setTimeout(() => URL.revokeObjectURL(url), 60_000);
-}
-
 export function derOfPem(pem: string): Uint8Array<ArrayBuffer> {
   const b64 = pem.replace(/-----[A-Z0-9 ]+-----/g, '').replace(/\s+/g, '');
   const binary = atob(b64);

@@ -9,7 +9,8 @@ import { KEY_PASSPHRASE_MIN, checkKeyPassphrase, passphraseStrength } from '../.
 import { applyRuleVerdicts } from '@/components/form-rules.ts';
 import { describeError, errorKeyText } from '@/api/error-messages.ts';
 import { keysWorker } from '../../../workers/keys/keys-service.ts';
-import { depositKey, fileSafe, keyErrorText, saveFile } from './enterprise-keys-api.ts';
+import { depositKey, fileSafe, keyErrorText } from './enterprise-keys-api.ts';
+import { saveFile } from '@/api/download.ts';
 import { CertificateView } from './certificate-view.tsx';
 
 type Generated = { encryptedPrivateKeyPem: string; csrPem: string; depositSignature: string; publicKeySha256: string };

@@ -10,7 +10,8 @@ import { WorkProgress, type WorkProgressValue } from '@/components/progress/work
 import { hashFile } from '../../../workers/hash/hash-service.ts';
 import { keysWorker } from '../../../workers/keys/keys-service.ts';
 import type { CertificateDto } from '../../../core/enterprise-keys.ts';
-import { base64Of, fileSafe, keyErrorText, reportSignature, saveFile, startKeyUsage } from './enterprise-keys-api.ts';
+import { base64Of, fileSafe, keyErrorText, reportSignature, startKeyUsage } from './enterprise-keys-api.ts';
+import { saveFile } from '@/api/download.ts';
 import { Fields, Mono } from './certificate-view.tsx';
 
 type Signed = { fileName: string; digest: string; signature: Uint8Array; certificate: CertificateDto };

@@ -1,4 +1,5 @@
-import { api, ApiError, isApiError, SERVER_EXCEPTION } from '@/api/client.ts';
+import { api, isApiError } from '@/api/client.ts';
+import { downloadFile } from '@/api/download.ts';
 import { SMS_TYPES } from '../../../core/constants.ts';
 import type { VaultAuthorizationDto, VaultFileDto, VaultLogDto, VaultProjectDto } from '../../../core/vault.ts';
 import type { Paged } from '../../../core/api-types.ts';
@@ -27,22 +28,6 @@ export const registerFile = (projectId: number, input: { name: string; file_hash
 
 export const fetchLogs = (query: { page: number; page_size: number; project_id?: number }, signal?: AbortSignal) => api.get<Paged<VaultLogDto>>('/v1/vault/logs', { query, signal });
 
-/**
- * Downloads a file's certificate PDF. The answer is a PDF or a §8 JSON error (the vault
- * may have expired), so it is fetched and checked before the browser saves it.
- */
-export async function downloadProof(apiBase: string, file: { file_id: number; dip_id: string }): Promise<void> {
-  const response = await fetch(`${apiBase}/v1/vault/files/${file.file_id}/proof`, { credentials: 'include' });
-  if (response.status !== 200) {
-    const body = (await response.json().catch(() => null)) as { message?: string; field_name?: string } | null;
-    throw new ApiError({ status: response.status, kind: response.status === 400 ? 'client' : 'exception', rawMessage: body?.message ?? SERVER_EXCEPTION, fieldName: body?.field_name, body });
-  }
-  const url = URL.createObjectURL(await response.blob());
-  const link = document.createElement('a');
-  link.href = url;
-  link.download = `provena-proof-${file.dip_id}.pdf`;
-  document.body.append(link);
-  link.click();
-  link.remove();
-  setTimeout(() => URL.revokeObjectURL(url), 60_000);
-}
+/** Downloads a file's certificate PDF (or rejects with the §8 error, e.g. the vault expired). */
+export const downloadProof = (apiBase: string, file: { file_id: number; dip_id: string }) =>
+  downloadFile(`${apiBase}/v1/vault/files/${file.file_id}/proof`, `provena-proof-${file.dip_id}.pdf`);
