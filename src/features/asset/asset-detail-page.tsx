@@ -7,15 +7,14 @@ import { useConfig } from '@/config/config-atom.ts';
 import { isApiError } from '@/api/client.ts';
 import { notifyError } from '@/api/error-messages.ts';
 import { PageLoader } from '@/components/page-loader.tsx';
+import { Copyable } from '@/components/copyable.tsx';
 import { formatBytes } from '@/components/progress/format.ts';
+import { ProofBadge, useProofPoll } from '@/components/proof-status.tsx';
 import { StoreFileAction } from '@/components/store-file/store-file-action.tsx';
 import type { AssetDto } from '../../../core/assets.ts';
 import { downloadAssetProof, fetchAsset } from './asset-api.ts';
 import { ASSET_LIST_PATH } from './asset-labels.ts';
-import { Copyable, formatTime, ProofBadge, typeLabel } from './asset-parts.tsx';
-
-/** While the proof is generating, the asset is asked for again this often (§3 generating → generated, live). */
-const PROOF_POLL_MS = 1500;
+import { formatTime, typeLabel } from './asset-parts.tsx';
 
 function Field({ label, children, testId, span = 1 }: { label: string; children: ReactNode; testId?: string; span?: 1 | 2 }) {
   return (
@@ -54,12 +53,7 @@ export function AssetDetailPage({ dna }: { dna: string }) {
     return () => controller.abort();
   }, [load]);
 
-  const isGenerating = asset !== null && !asset.is_generated;
-  useEffect(() => {
-    if (!isGenerating) return;
-    const timer = window.setInterval(() => void load(), PROOF_POLL_MS);
-    return () => window.clearInterval(timer);
-  }, [isGenerating, load]);
+  useProofPoll(asset !== null && !asset.is_generated, () => void load());
 
   const trail = (
     <Breadcrumbs separatorMargin={6} styles={{ root: { flexWrap: 'wrap' } }}>

@@ -7,14 +7,15 @@ import { Link, useLocation, useSearch } from 'wouter';
 import { useConfig } from '@/config/config-atom.ts';
 import { notifyError } from '@/api/error-messages.ts';
 import { formatBytes } from '@/components/progress/format.ts';
+import { ProofBadge, useProofPoll } from '@/components/proof-status.tsx';
 import { ASSET_TYPE_VALUES, type AssetDto, type AssetPage, type AssetRegistrantDto, type AssetSort } from '../../../core/assets.ts';
 import { fetchAssets, fetchRegistrants } from './asset-api.ts';
 import { DEFAULT_LIST_STATE, defaultOrder, hasFilters, listQuery, listStateToSearch, parseListState, type AssetListState } from './asset-list-state.ts';
-import { formatTime, ProofBadge, typeLabel } from './asset-parts.tsx';
+import { formatTime, typeLabel } from './asset-parts.tsx';
 import { ASSET_UPLOAD_PATH, assetDetailPath } from './asset-labels.ts';
 
-/** While an asset on the page is generating its proof, the page is refreshed this often (§3 generating → generated). */
-const PROOF_POLL_MS = 2000;
+/** While an asset on the page is generating its proof, the whole page is asked for again this often (§3 generating → generated). */
+const LIST_POLL_MS = 2000;
 
 function SortHeader({ label, sort, state, onSort }: { label: string; sort: AssetSort; state: AssetListState; onSort: (sort: AssetSort) => void }) {
   const isActive = state.sort === sort;
@@ -100,12 +101,7 @@ export function AssetListPage() {
     return () => controller.abort();
   }, [seesAll]);
 
-  const isGenerating = Boolean(data?.items.some((a) => !a.is_generated));
-  useEffect(() => {
-    if (!isGenerating) return;
-    const timer = window.setInterval(() => setPoll((n) => n + 1), PROOF_POLL_MS);
-    return () => window.clearInterval(timer);
-  }, [isGenerating]);
+  useProofPoll(Boolean(data?.items.some((a) => !a.is_generated)), () => setPoll((n) => n + 1), LIST_POLL_MS);
 
   const onSort = (sort: AssetSort) => update({ sort, order: state.sort === sort ? (state.order === 'asc' ? 'desc' : 'asc') : defaultOrder(sort) });
   const typeOptions = ASSET_TYPE_VALUES.map((v) => ({ value: String(v), label: typeLabel(v, i18n) }));

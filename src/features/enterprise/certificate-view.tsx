@@ -1,12 +1,13 @@
 import type { ReactNode } from 'react';
-import { ActionIcon, Anchor, Badge, Button, CopyButton, Group, Paper, Stack, Text, Title, Tooltip } from '@mantine/core';
-import { IconCheck, IconCopy, IconDownload } from '@tabler/icons-react';
+import { Anchor, Badge, Button, Group, Paper, Stack, Text, Title } from '@mantine/core';
+import { IconDownload } from '@tabler/icons-react';
 import { Trans, useLingui } from '@lingui/react/macro';
 import { Link } from 'wouter';
 import type { CertificateDto } from '../../../core/enterprise-keys.ts';
 import { CERTIFICATE_STATUS_COLORS, CERTIFICATE_STATUS_LABELS, REVOCATION_REASON_LABELS } from './key-labels.ts';
 import { derOfPem, fileSafe } from './enterprise-keys-api.ts';
 import { saveFile } from '@/api/download.ts';
+import { Copyable } from '@/components/copyable.tsx';
 import classes from './enterprise.module.css';
 
 /** Label/value pairs that stack on phones (a `<dl>`). */
@@ -20,26 +21,6 @@ export function Fields({ rows, testId }: { rows: Array<[label: string, value: Re
         </div>
       ))}
     </dl>
-  );
-}
-
-export function Mono({ value, label, testId }: { value: string; label: string; testId?: string }) {
-  const { t } = useLingui();
-  return (
-    <Group gap={4} wrap="nowrap" align="flex-start">
-      <span className={classes.mono} data-testid={testId}>
-        {value}
-      </span>
-      <CopyButton value={value}>
-        {({ copied, copy }) => (
-          <Tooltip label={copied ? t`Copied` : t`Copy ${label}`} withArrow>
-            <ActionIcon variant="subtle" size="sm" onClick={copy} aria-label={t`Copy ${label}`}>
-              {copied ? <IconCheck size={14} /> : <IconCopy size={14} />}
-            </ActionIcon>
-          </Tooltip>
-        )}
-      </CopyButton>
-    </Group>
   );
 }
 
@@ -88,10 +69,10 @@ export function CertificateView({ cert, enterpriseName, isCompact = false }: { c
           rows={[
             [t`Subject`, <span data-testid="certificate-subject">{cert.subject_text}</span>],
             [t`Issuer`, cert.issuer_text],
-            [t`Serial number`, <Mono value={pairs(cert.serial_number)} label={t`Serial number`} testId="certificate-serial" />],
+            [t`Serial number`, <Copyable value={pairs(cert.serial_number)} label={t`Serial number`} testId="certificate-serial" size="xs" isWrapped />],
             [t`Valid from`, when(cert.not_before)],
             [t`Valid until`, when(cert.not_after)],
-            [t`SHA-256 fingerprint`, <Mono value={cert.fingerprint} label={t`SHA-256 fingerprint`} testId="certificate-fingerprint" />],
+            [t`SHA-256 fingerprint`, <Copyable value={cert.fingerprint} label={t`SHA-256 fingerprint`} testId="certificate-fingerprint" size="xs" isWrapped />],
             !isCompact && [t`Key usage`, cert.key_usage.join(', ')],
             !isCompact && [t`Public key`, cert.public_key],
             !isCompact && [t`Signature algorithm`, cert.signature_algorithm],

@@ -12,7 +12,8 @@ import { applyServerErrors } from '@/api/apply-server-errors.ts';
 import { notifyError } from '@/api/error-messages.ts';
 import { PageLoader } from '@/components/page-loader.tsx';
 import { useConfig } from '@/config/config-atom.ts';
-import { Fields, Mono } from './certificate-view.tsx';
+import { Fields } from './certificate-view.tsx';
+import { Copyable } from '@/components/copyable.tsx';
 import { fetchKeyBackup, fetchKeyLog, setKeyStatus } from './enterprise-keys-api.ts';
 import { saveFile } from '@/api/download.ts';
 import { KeyStatusBadge, useKeyState } from './identity-tab.tsx';
@@ -286,7 +287,7 @@ export function KeyTab({ company, onCompanyChange }: { company: CompanyDto; onCo
               rows={[
                 [t`Deposited`, t`${when(key.deposited_at)} by ${key.deposited_by}`],
                 [t`Protection`, t`Encrypted PKCS#8 · PBKDF2-HMAC-SHA256, ${i18n.number(key.kdf_iterations)} iterations · AES-256-CBC`],
-                [t`Encrypted key SHA-256`, <Mono value={key.pem_sha256} label="SHA-256" />],
+                [t`Encrypted key SHA-256`, <Copyable value={key.pem_sha256} label="SHA-256" size="xs" isWrapped />],
                 [
                   t`Held by the platform`,
                   key.is_stored ? (key.delete_after ? t`Yes, until ${when(key.delete_after)}` : t`Yes`) : key.deleted_at ? t`No, erased ${when(key.deleted_at)}` : t`No`,

@@ -9,7 +9,8 @@ import { useConfig } from '@/config/config-atom.ts';
 import { notifyError } from '@/api/error-messages.ts';
 import { keysWorker } from '../../../workers/keys/keys-service.ts';
 import type { LocalCertificate, LocalItem, LocalKey, TrustMaterial } from '../../../workers/keys/keys.worker.ts';
-import { Fields, Mono, pairs } from './certificate-view.tsx';
+import { Fields, pairs } from './certificate-view.tsx';
+import { Copyable } from '@/components/copyable.tsx';
 import { fetchCrl, fetchPkiCa, keyErrorText } from './enterprise-keys-api.ts';
 import { REVOCATION_REASON_LABELS } from './key-labels.ts';
 
@@ -74,10 +75,10 @@ function CertificateCard({ item }: { item: LocalCertificate }) {
           rows={[
             [t`Subject`, <span data-testid="local-subject">{item.subjectText}</span>],
             [t`Issuer`, item.issuerText],
-            [t`Serial number`, <Mono value={pairs(item.serialNumber)} label={t`Serial number`} />],
+            [t`Serial number`, <Copyable value={pairs(item.serialNumber)} label={t`Serial number`} size="xs" isWrapped />],
             [t`Valid from`, when(item.notBefore)],
             [t`Valid until`, when(item.notAfter)],
-            [t`SHA-256 fingerprint`, <Mono value={item.fingerprint} label={t`SHA-256 fingerprint`} />],
+            [t`SHA-256 fingerprint`, <Copyable value={item.fingerprint} label={t`SHA-256 fingerprint`} size="xs" isWrapped />],
             [t`Key usage`, item.keyUsage.join(', ') || '—'],
             [t`Public key`, item.publicKey],
             [t`File`, item.source],

@@ -12,7 +12,8 @@ import { keysWorker } from '../../../workers/keys/keys-service.ts';
 import type { CertificateDto } from '../../../core/enterprise-keys.ts';
 import { base64Of, fileSafe, keyErrorText, reportSignature, startKeyUsage } from './enterprise-keys-api.ts';
 import { saveFile } from '@/api/download.ts';
-import { Fields, Mono } from './certificate-view.tsx';
+import { Fields } from './certificate-view.tsx';
+import { Copyable } from '@/components/copyable.tsx';
 
 type Signed = { fileName: string; digest: string; signature: Uint8Array; certificate: CertificateDto };
 
@@ -123,8 +124,8 @@ export function SignFilePanel({ enterpriseName, onSigned }: { enterpriseName: st
               <Fields
                 rows={[
                   [t`File`, signed.fileName],
-                  [t`SHA-256`, <Mono value={signed.digest} label="SHA-256" testId="signed-digest" />],
-                  [t`Signature (DER, base64)`, <Mono value={base64Of(signed.signature)} label={t`Signature`} />],
+                  [t`SHA-256`, <Copyable value={signed.digest} label="SHA-256" testId="signed-digest" size="xs" isWrapped />],
+                  [t`Signature (DER, base64)`, <Copyable value={base64Of(signed.signature)} label={t`Signature`} size="xs" isWrapped />],
                 ]}
               />
               <Group gap="xs">

@@ -1,14 +1,16 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
-import { ActionIcon, Alert, Anchor, Badge, Button, Card, CopyButton, FileInput, Group, Loader, Pagination, Paper, SimpleGrid, Stack, Text, TextInput, Title, Tooltip } from '@mantine/core';
+import { Alert, Anchor, Button, Card, FileInput, Group, Pagination, Paper, SimpleGrid, Stack, Text, TextInput, Title } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { notifications } from '@mantine/notifications';
-import { IconCheck, IconCopy, IconDownload, IconEdit, IconFileUpload, IconHistory } from '@tabler/icons-react';
+import { IconDownload, IconEdit, IconFileUpload, IconHistory } from '@tabler/icons-react';
 import { Trans, useLingui } from '@lingui/react/macro';
 import { Link } from 'wouter';
 import { applyServerErrors } from '@/api/apply-server-errors.ts';
 import { isApiError } from '@/api/client.ts';
 import { describeError } from '@/api/error-messages.ts';
+import { Copyable } from '@/components/copyable.tsx';
 import { applyRuleVerdicts } from '@/components/form-rules.ts';
+import { ProofBadge, useProofPoll } from '@/components/proof-status.tsx';
 import { WorkProgress, type WorkProgressValue } from '@/components/progress/work-progress.tsx';
 import { formatBytes } from '@/components/progress/format.ts';
 import { useConfig } from '@/config/config-atom.ts';
@@ -20,29 +22,6 @@ import { useVaultGate } from './use-vault-gate.ts';
 import { VaultShell } from './vault-shell.tsx';
 import { ProjectFormModal } from './project-form-modal.tsx';
 import type { Paged } from '../../../core/api-types.ts';
-
-/** While a proof is generating the list is refreshed this often (§3 generating → generated). */
-const PROOF_POLL_MS = 1500;
-
-function Copyable({ value, label, testId }: { value: string; label: string; testId?: string }) {
-  const { t } = useLingui();
-  return (
-    <Group gap={4} wrap="nowrap" style={{ minWidth: 0 }}>
-      <Text size="xs" ff="monospace" truncate="end" title={value} style={{ minWidth: 0 }} data-testid={testId}>
-        {value}
-      </Text>
-      <CopyButton value={value}>
-        {({ copied, copy }) => (
-          <Tooltip label={copied ? t`Copied` : t`Copy ${label}`} withArrow>
-            <ActionIcon variant="subtle" size="sm" onClick={copy} aria-label={t`Copy ${label}`}>
-              {copied ? <IconCheck size={14} /> : <IconCopy size={14} />}
-            </ActionIcon>
-          </Tooltip>
-        )}
-      </CopyButton>
-    </Group>
-  );
-}
 
 function FileCard({ file, onDownload }: { file: VaultFileDto; onDownload: (file: VaultFileDto) => Promise<void> }) {
   const { t, i18n } = useLingui();
@@ -57,24 +36,16 @@ function FileCard({ file, onDownload }: { file: VaultFileDto; onDownload: (file:
           <Text fw={600} style={{ overflowWrap: 'anywhere', minWidth: 0 }}>
             {file.name}
           </Text>
-          {file.is_generated ? (
-            <Badge color="green" variant="light" tt="none" data-testid="proof-status" data-generated="true" style={{ flexShrink: 0 }}>
-              {t`Generated`}
-            </Badge>
-          ) : (
-            <Badge color="orange" variant="light" tt="none" leftSection={<Loader size={10} color="orange" />} data-testid="proof-status" data-generated="false" style={{ flexShrink: 0 }}>
-              {t`Generating`}
-            </Badge>
-          )}
+          <ProofBadge isGenerated={file.is_generated} size="md" />
         </Group>
         <SimpleGrid cols={{ base: 1, md: 2 }} spacing={6} verticalSpacing={4}>
           <div style={{ minWidth: 0 }}>
             <Text size="xs" c="dimmed">{t`Digital asset DNA`}</Text>
-            <Copyable value={file.dip_id} label={t`DNA`} testId="file-dna" />
+            <Copyable value={file.dip_id} label={t`DNA`} testId="file-dna" size="xs" />
           </div>
           <div style={{ minWidth: 0 }}>
             <Text size="xs" c="dimmed">{t`File fingerprint (SHA-256)`}</Text>
-            <Copyable value={file.file_hash} label={t`fingerprint`} />
+            <Copyable value={file.file_hash} label={t`fingerprint`} size="xs" />
           </div>
         </SimpleGrid>
         <Group gap="lg" wrap="wrap">
@@ -268,12 +239,7 @@ export function VaultProjectPage({ projectId }: { projectId: string }) {
     return () => controller.abort();
   }, [project, loadFiles]);
 
-  const isGenerating = Boolean(files?.items.some((f) => !f.is_generated));
-  useEffect(() => {
-    if (!isGenerating) return;
-    const timer = window.setInterval(() => void loadFiles(), PROOF_POLL_MS);
-    return () => window.clearInterval(timer);
-  }, [isGenerating, loadFiles]);
+  useProofPoll(Boolean(files?.items.some((f) => !f.is_generated)), () => void loadFiles());
 
   const onDownload = async (file: VaultFileDto) => {
     try {
