@@ -1,14 +1,15 @@
 import { useEffect, useMemo, useState } from 'react';
-import { Anchor, Badge, Button, Card, Collapse, Group, MultiSelect, Pagination, Select, SimpleGrid, Stack, Table, Text, TextInput, ThemeIcon, Title, UnstyledButton } from '@mantine/core';
+import { Anchor, Badge, Button, Card, Collapse, Group, MultiSelect, Select, SimpleGrid, Stack, Table, Text, TextInput, ThemeIcon, Title, UnstyledButton } from '@mantine/core';
 import { useDebouncedValue, useMediaQuery } from '@mantine/hooks';
 import { IconAdjustmentsHorizontal, IconArrowDown, IconArrowUp, IconArrowsSort, IconCertificate, IconFilterOff, IconPlus, IconSearch } from '@tabler/icons-react';
 import { Trans, useLingui } from '@lingui/react/macro';
 import { Link, useLocation, useSearch } from 'wouter';
 import { useConfig } from '@/config/config-atom.ts';
-import { notifyError } from '@/api/error-messages.ts';
+import { useLoaded } from '@/api/use-loaded.ts';
+import { EmptyState, ListPager, TableCard } from '@/components/paged-list.tsx';
 import { formatBytes } from '@/components/progress/format.ts';
 import { ProofBadge, useProofPoll } from '@/components/proof-status.tsx';
-import { ASSET_TYPE_VALUES, type AssetDto, type AssetPage, type AssetRegistrantDto, type AssetSort } from '../../../core/assets.ts';
+import { ASSET_TYPE_VALUES, type AssetDto, type AssetRegistrantDto, type AssetSort } from '../../../core/assets.ts';
 import { fetchAssets, fetchRegistrants } from './asset-api.ts';
 import { DEFAULT_LIST_STATE, defaultOrder, hasFilters, listQuery, listStateToSearch, parseListState, type AssetListState } from './asset-list-state.ts';
 import { formatTime, typeLabel } from './asset-parts.tsx';
@@ -16,6 +17,7 @@ import { ASSET_UPLOAD_PATH, assetDetailPath } from './asset-labels.ts';
 
 /** While an asset on the page is generating its proof, the whole page is asked for again this often (§3 generating → generated). */
 const LIST_POLL_MS = 2000;
+const NO_REGISTRANTS: AssetRegistrantDto[] = [];
 
 function SortHeader({ label, sort, state, onSort }: { label: string; sort: AssetSort; state: AssetListState; onSort: (sort: AssetSort) => void }) {
   const isActive = state.sort === sort;
@@ -64,8 +66,6 @@ export function AssetListPage() {
   const state = useMemo(() => parseListState(search), [search]);
   const [keyword, setKeyword] = useState(state.keyword);
   const [debouncedKeyword] = useDebouncedValue(keyword.trim(), 300);
-  const [data, setData] = useState<AssetPage | null>(null);
-  const [registrants, setRegistrants] = useState<AssetRegistrantDto[]>([]);
   const [poll, setPoll] = useState(0);
   const [isFilterOpen, setIsFilterOpen] = useState(false);
 
@@ -81,25 +81,10 @@ export function AssetListPage() {
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [debouncedKeyword]);
 
-  useEffect(() => {
-    const controller = new AbortController();
-    fetchAssets(listQuery(state, config.tablePageSize), controller.signal)
-      .then(setData)
-      .catch((error: unknown) => {
-        if ((error as Error)?.name !== 'AbortError') notifyError(error, i18n);
-      });
-    return () => controller.abort();
-  }, [state, config.tablePageSize, poll, i18n]);
-
+  const { data } = useLoaded((signal) => fetchAssets(listQuery(state, config.tablePageSize), signal), [state, config.tablePageSize, poll]);
   const seesAll = data?.sees_all ?? false;
-  useEffect(() => {
-    if (!seesAll) return;
-    const controller = new AbortController();
-    fetchRegistrants(controller.signal)
-      .then(setRegistrants)
-      .catch(() => undefined);
-    return () => controller.abort();
-  }, [seesAll]);
+  // The registrant filter is a convenience: without its list the page still works.
+  const registrants = useLoaded(seesAll ? fetchRegistrants : null, [seesAll], () => undefined).data ?? NO_REGISTRANTS;
 
   useProofPoll(Boolean(data?.items.some((a) => !a.is_generated)), () => setPoll((n) => n + 1), LIST_POLL_MS);
 
@@ -116,7 +101,6 @@ export function AssetListPage() {
   const isFiltered = hasFilters(state);
   const filterCount = [state.types.length > 0, state.status, state.from, state.to, state.registrant].filter(Boolean).length;
   const items = data?.items ?? [];
-  const pages = data ? Math.max(1, Math.ceil(data.total / data.page_size)) : 1;
   const registerButton = (
     <Button component={Link} href={ASSET_UPLOAD_PATH} leftSection={<IconPlus size={16} />} data-testid="register-assets">
       <Trans>Register assets</Trans>
@@ -251,28 +235,30 @@ export function AssetListPage() {
       )}
 
       {data && items.length === 0 && (
-        <Card withBorder radius="md" padding="xl" data-testid="asset-empty">
-          <Stack align="center" gap="xs">
+        <EmptyState
+          testId="asset-empty"
+          icon={
             <ThemeIcon variant="light" size={48} radius="xl">
               <IconCertificate size={26} />
             </ThemeIcon>
-            {isFiltered ? (
+          }
+        >
+          {isFiltered ? (
+            <Text fw={600}>
+              <Trans>No asset matches these filters</Trans>
+            </Text>
+          ) : (
+            <>
               <Text fw={600}>
-                <Trans>No asset matches these filters</Trans>
+                <Trans>No assets yet</Trans>
               </Text>
-            ) : (
-              <>
-                <Text fw={600}>
-                  <Trans>No assets yet</Trans>
-                </Text>
-                <Text size="sm" c="dimmed" ta="center" maw={480}>
-                  <Trans>Register a file to get its DNA and a proof certificate. Only its fingerprint leaves your browser.</Trans>
-                </Text>
-                {registerButton}
-              </>
-            )}
-          </Stack>
-        </Card>
+              <Text size="sm" c="dimmed" ta="center" maw={480}>
+                <Trans>Register a file to get its DNA and a proof certificate. Only its fingerprint leaves your browser.</Trans>
+              </Text>
+              {registerButton}
+            </>
+          )}
+        </EmptyState>
       )}
 
       {items.length > 0 && isMobile && (
@@ -284,56 +270,48 @@ export function AssetListPage() {
       )}
 
       {items.length > 0 && !isMobile && (
-        <Card withBorder radius="md" padding={0}>
-          <Table.ScrollContainer minWidth={820}>
-            <Table verticalSpacing="sm" highlightOnHover data-testid="asset-list">
-              <Table.Thead>
-                <Table.Tr>
-                  <Table.Th>
-                    <SortHeader label={t`Asset name`} sort="name" state={state} onSort={onSort} />
-                  </Table.Th>
-                  <Table.Th>{t`Type`}</Table.Th>
-                  <Table.Th>
-                    <SortHeader label={t`File size`} sort="size" state={state} onSort={onSort} />
-                  </Table.Th>
-                  <Table.Th>{t`Registrant`}</Table.Th>
-                  <Table.Th>
-                    <SortHeader label={t`Registration time`} sort="time" state={state} onSort={onSort} />
-                  </Table.Th>
-                  <Table.Th>{t`Proof`}</Table.Th>
-                </Table.Tr>
-              </Table.Thead>
-              <Table.Tbody>
-                {items.map((asset) => (
-                  <Table.Tr key={asset.dip_id} data-testid={`asset-${asset.name}`}>
-                    <Table.Td maw={320}>
-                      <Anchor component={Link} href={assetDetailPath(asset.dip_id)} fw={500} style={{ overflowWrap: 'anywhere' }}>
-                        {asset.name}
-                      </Anchor>
-                      <Text size="xs" c="dimmed" ff="monospace">
-                        {asset.dip_id}
-                      </Text>
-                    </Table.Td>
-                    <Table.Td>{typeLabel(asset.type, i18n)}</Table.Td>
-                    <Table.Td style={{ whiteSpace: 'nowrap' }}>{formatBytes(asset.size)}</Table.Td>
-                    <Table.Td>{asset.registrant_name}</Table.Td>
-                    <Table.Td style={{ whiteSpace: 'nowrap' }}>{formatTime(asset.registered_at, i18n)}</Table.Td>
-                    <Table.Td>
-                      <ProofBadge isGenerated={asset.is_generated} />
-                    </Table.Td>
-                  </Table.Tr>
-                ))}
-              </Table.Tbody>
-            </Table>
-          </Table.ScrollContainer>
-        </Card>
+        <TableCard minWidth={820} testId="asset-list">
+          <Table.Thead>
+            <Table.Tr>
+              <Table.Th>
+                <SortHeader label={t`Asset name`} sort="name" state={state} onSort={onSort} />
+              </Table.Th>
+              <Table.Th>{t`Type`}</Table.Th>
+              <Table.Th>
+                <SortHeader label={t`File size`} sort="size" state={state} onSort={onSort} />
+              </Table.Th>
+              <Table.Th>{t`Registrant`}</Table.Th>
+              <Table.Th>
+                <SortHeader label={t`Registration time`} sort="time" state={state} onSort={onSort} />
+              </Table.Th>
+              <Table.Th>{t`Proof`}</Table.Th>
+            </Table.Tr>
+          </Table.Thead>
+          <Table.Tbody>
+            {items.map((asset) => (
+              <Table.Tr key={asset.dip_id} data-testid={`asset-${asset.name}`}>
+                <Table.Td maw={320}>
+                  <Anchor component={Link} href={assetDetailPath(asset.dip_id)} fw={500} style={{ overflowWrap: 'anywhere' }}>
+                    {asset.name}
+                  </Anchor>
+                  <Text size="xs" c="dimmed" ff="monospace">
+                    {asset.dip_id}
+                  </Text>
+                </Table.Td>
+                <Table.Td>{typeLabel(asset.type, i18n)}</Table.Td>
+                <Table.Td style={{ whiteSpace: 'nowrap' }}>{formatBytes(asset.size)}</Table.Td>
+                <Table.Td>{asset.registrant_name}</Table.Td>
+                <Table.Td style={{ whiteSpace: 'nowrap' }}>{formatTime(asset.registered_at, i18n)}</Table.Td>
+                <Table.Td>
+                  <ProofBadge isGenerated={asset.is_generated} />
+                </Table.Td>
+              </Table.Tr>
+            ))}
+          </Table.Tbody>
+        </TableCard>
       )}
 
-      {pages > 1 && (
-        <Group justify="center">
-          <Pagination total={pages} value={state.page} onChange={(page) => update({ page })} size="sm" data-testid="asset-pages" />
-        </Group>
-      )}
+      <ListPager data={data} page={state.page} onChange={(page) => update({ page })} testId="asset-pages" />
     </Stack>
   );
 }

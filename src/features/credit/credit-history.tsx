@@ -1,15 +1,18 @@
-import { useEffect, useMemo, useState } from 'react';
-import { Badge, Button, Card, Group, Pagination, Select, SimpleGrid, Stack, Table, Text, TextInput } from '@mantine/core';
+import { useMemo, useState } from 'react';
+import { Badge, Button, Card, Group, Select, SimpleGrid, Stack, Table, Text, TextInput } from '@mantine/core';
 import { useMediaQuery } from '@mantine/hooks';
 import { IconHistory } from '@tabler/icons-react';
 import { Trans, useLingui } from '@lingui/react/macro';
 import { useConfig } from '@/config/config-atom.ts';
-import { notifyError } from '@/api/error-messages.ts';
+import { useLoaded } from '@/api/use-loaded.ts';
+import { EmptyState, ListPager, TableCard } from '@/components/paged-list.tsx';
 import { CREDIT_KINDS, type CreditKind, type CreditMemberDto, type CreditMovementDto, type CreditSummaryDto } from '../../../core/credits.ts';
 import { fetchCreditMembers, fetchMovements, type MovementQuery } from './credit-api.ts';
 import { KIND_LABELS } from './credit-labels.ts';
 import { SignedAmount, formatTime, movementDetail } from './credit-format.tsx';
-import type { Paged } from '../../../core/api-types.ts';
+
+/** Until the members are loaded (and for those who see only their own account). */
+const NO_MEMBERS: CreditMemberDto[] = [];
 
 const KIND_COLORS: Record<CreditKind, string> = { top_up: 'blue', allocate: 'teal', reclaim: 'grape', asset_registration: 'orange', vault_file_registration: 'orange' };
 
@@ -44,34 +47,20 @@ export function CreditHistory({ summary, version }: { summary: CreditSummaryDto;
   const [to, setTo] = useState('');
   const [account, setAccount] = useState<string | null>(null);
   const [page, setPage] = useState(1);
-  const [data, setData] = useState<Paged<CreditMovementDto> | null>(null);
-  const [members, setMembers] = useState<CreditMemberDto[]>([]);
   const isRangeWrong = Boolean(from && to && from > to);
 
-  useEffect(() => {
-    if (!seesCompany) return;
-    const controller = new AbortController();
-    fetchCreditMembers({ page: 1, page_size: 100 }, controller.signal)
-      .then((p) => setMembers(p.items))
-      .catch((e: unknown) => {
-        if ((e as Error)?.name !== 'AbortError') notifyError(e, i18n);
-      });
-    return () => controller.abort();
-  }, [seesCompany, version, i18n]);
-
-  useEffect(() => {
-    if (isRangeWrong) return;
-    const controller = new AbortController();
-    const query: MovementQuery = { page, page_size: config.tablePageSize, kind: kind ? [kind as CreditKind] : undefined, from: dayStart(from), to: dayStart(to, 1) };
-    if (account === 'pool') query.account = 'pool';
-    else if (account) query.user_id = Number(account);
-    fetchMovements(query, controller.signal)
-      .then(setData)
-      .catch((e: unknown) => {
-        if ((e as Error)?.name !== 'AbortError') notifyError(e, i18n);
-      });
-    return () => controller.abort();
-  }, [page, kind, from, to, account, isRangeWrong, config.tablePageSize, version, i18n]);
+  const members = useLoaded(seesCompany ? (signal) => fetchCreditMembers({ page: 1, page_size: 100 }, signal) : null, [seesCompany, version]).data?.items ?? NO_MEMBERS;
+  const { data } = useLoaded(
+    isRangeWrong
+      ? null
+      : (signal) => {
+          const query: MovementQuery = { page, page_size: config.tablePageSize, kind: kind ? [kind as CreditKind] : undefined, from: dayStart(from), to: dayStart(to, 1) };
+          if (account === 'pool') query.account = 'pool';
+          else if (account) query.user_id = Number(account);
+          return fetchMovements(query, signal);
+        },
+    [page, kind, from, to, account, isRangeWrong, config.tablePageSize, version],
+  );
 
   const kindOptions = useMemo(() => CREDIT_KINDS.map((k) => ({ value: k, label: i18n._(KIND_LABELS[k]) })), [i18n]);
   const accountOptions = useMemo(
@@ -84,7 +73,6 @@ export function CreditHistory({ summary, version }: { summary: CreditSummaryDto;
   };
   const hasFilter = Boolean(kind || from || to || account);
   const items = data?.items ?? [];
-  const pages = data ? Math.max(1, Math.ceil(data.total / data.page_size)) : 1;
   const accountName = (m: CreditMovementDto) => (m.account === 'pool' ? t`Company pool` : m.user_name);
 
   return (
@@ -118,14 +106,11 @@ export function CreditHistory({ summary, version }: { summary: CreditSummaryDto;
       </Card>
 
       {data && items.length === 0 && (
-        <Card withBorder radius="md" padding="xl">
-          <Stack align="center" gap="xs">
-            <IconHistory size={36} stroke={1.4} />
-            <Text c="dimmed" data-testid="history-empty">
-              {hasFilter ? <Trans>No movements match these filters.</Trans> : <Trans>No credits have moved yet.</Trans>}
-            </Text>
-          </Stack>
-        </Card>
+        <EmptyState icon={<IconHistory size={36} stroke={1.4} />}>
+          <Text c="dimmed" data-testid="history-empty">
+            {hasFilter ? <Trans>No movements match these filters.</Trans> : <Trans>No credits have moved yet.</Trans>}
+          </Text>
+        </EmptyState>
       )}
 
       {items.length > 0 && isMobile && (
@@ -160,54 +145,46 @@ export function CreditHistory({ summary, version }: { summary: CreditSummaryDto;
       )}
 
       {items.length > 0 && !isMobile && (
-        <Card withBorder radius="md" padding={0}>
-          <Table.ScrollContainer minWidth={seesCompany ? 820 : 680}>
-            <Table verticalSpacing="sm" highlightOnHover data-testid="credit-history">
-              <Table.Thead>
-                <Table.Tr>
-                  <Table.Th>{t`Time`}</Table.Th>
-                  <Table.Th>{t`Kind`}</Table.Th>
-                  {seesCompany && <Table.Th>{t`Account`}</Table.Th>}
-                  <Table.Th>{t`Details`}</Table.Th>
-                  <Table.Th ta="right">{t`Change`}</Table.Th>
-                  <Table.Th ta="right">{t`Balance after`}</Table.Th>
-                </Table.Tr>
-              </Table.Thead>
-              <Table.Tbody>
-                {items.map((m) => (
-                  <Table.Tr key={m.movement_id} data-testid="movement">
-                    <Table.Td style={{ whiteSpace: 'nowrap' }}>{formatTime(i18n, m.created_at)}</Table.Td>
-                    <Table.Td>
-                      <KindBadge kind={m.kind} />
-                    </Table.Td>
-                    {seesCompany && <Table.Td>{accountName(m)}</Table.Td>}
-                    <Table.Td style={{ overflowWrap: 'anywhere', maxWidth: 360 }}>
-                      <Text size="sm">{movementDetail(i18n, m)}</Text>
-                      {m.actor_name && m.kind !== 'asset_registration' && m.kind !== 'vault_file_registration' && (
-                        <Text size="xs" c="dimmed">
-                          {t`By ${m.actor_name}`}
-                        </Text>
-                      )}
-                    </Table.Td>
-                    <Table.Td ta="right">
-                      <SignedAmount value={m.delta} />
-                    </Table.Td>
-                    <Table.Td ta="right" style={{ fontVariantNumeric: 'tabular-nums' }}>
-                      {i18n.number(m.balance_after)}
-                    </Table.Td>
-                  </Table.Tr>
-                ))}
-              </Table.Tbody>
-            </Table>
-          </Table.ScrollContainer>
-        </Card>
+        <TableCard minWidth={seesCompany ? 820 : 680} testId="credit-history">
+          <Table.Thead>
+            <Table.Tr>
+              <Table.Th>{t`Time`}</Table.Th>
+              <Table.Th>{t`Kind`}</Table.Th>
+              {seesCompany && <Table.Th>{t`Account`}</Table.Th>}
+              <Table.Th>{t`Details`}</Table.Th>
+              <Table.Th ta="right">{t`Change`}</Table.Th>
+              <Table.Th ta="right">{t`Balance after`}</Table.Th>
+            </Table.Tr>
+          </Table.Thead>
+          <Table.Tbody>
+            {items.map((m) => (
+              <Table.Tr key={m.movement_id} data-testid="movement">
+                <Table.Td style={{ whiteSpace: 'nowrap' }}>{formatTime(i18n, m.created_at)}</Table.Td>
+                <Table.Td>
+                  <KindBadge kind={m.kind} />
+                </Table.Td>
+                {seesCompany && <Table.Td>{accountName(m)}</Table.Td>}
+                <Table.Td style={{ overflowWrap: 'anywhere', maxWidth: 360 }}>
+                  <Text size="sm">{movementDetail(i18n, m)}</Text>
+                  {m.actor_name && m.kind !== 'asset_registration' && m.kind !== 'vault_file_registration' && (
+                    <Text size="xs" c="dimmed">
+                      {t`By ${m.actor_name}`}
+                    </Text>
+                  )}
+                </Table.Td>
+                <Table.Td ta="right">
+                  <SignedAmount value={m.delta} />
+                </Table.Td>
+                <Table.Td ta="right" style={{ fontVariantNumeric: 'tabular-nums' }}>
+                  {i18n.number(m.balance_after)}
+                </Table.Td>
+              </Table.Tr>
+            ))}
+          </Table.Tbody>
+        </TableCard>
       )}
 
-      {pages > 1 && (
-        <Group justify="center">
-          <Pagination total={pages} value={page} onChange={setPage} size="sm" />
-        </Group>
-      )}
+      <ListPager data={data} page={page} onChange={setPage} />
     </Stack>
   );
 }

@@ -1,5 +1,5 @@
-import { useEffect, useState } from 'react';
-import { Alert, Button, Card, Group, Pagination, SegmentedControl, Stack, Table, Text, TextInput, Textarea, Title } from '@mantine/core';
+import { useState } from 'react';
+import { Alert, Button, Card, Group, SegmentedControl, Stack, Table, Text, TextInput, Textarea, Title } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { useMediaQuery } from '@mantine/hooks';
 import { modals } from '@mantine/modals';
@@ -8,10 +8,11 @@ import { Trans, useLingui } from '@lingui/react/macro';
 import { useConfig } from '@/config/config-atom.ts';
 import { applyServerErrors } from '@/api/apply-server-errors.ts';
 import { notifyError } from '@/api/error-messages.ts';
+import { useLoaded } from '@/api/use-loaded.ts';
+import { ListPager, TableCard } from '@/components/paged-list.tsx';
 import { ORDER_NOTE_MAX, ORDER_STATUS, type CreditOrderDto } from '../../../core/credits.ts';
 import { cancelOrder, createOrder, fetchOrders, type CreatedOrder } from './credit-api.ts';
 import { OrderStatusBadge, amountProblem, formatTime } from './credit-format.tsx';
-import type { Paged } from '../../../core/api-types.ts';
 
 function OrderForm({ onCreated }: { onCreated: (order: CreatedOrder) => void }) {
   const { t, i18n } = useLingui();
@@ -58,18 +59,8 @@ export function CreditTopUp({ onChange, version }: { onChange: () => void; versi
   const isMobile = useMediaQuery('(max-width: 48em)');
   const [status, setStatus] = useState('0');
   const [page, setPage] = useState(1);
-  const [data, setData] = useState<Paged<CreditOrderDto> | null>(null);
   const [created, setCreated] = useState<CreatedOrder | null>(null);
-
-  useEffect(() => {
-    const controller = new AbortController();
-    fetchOrders({ page, page_size: config.tablePageSize, status: Number(status) || undefined }, controller.signal)
-      .then(setData)
-      .catch((e: unknown) => {
-        if ((e as Error)?.name !== 'AbortError') notifyError(e, i18n);
-      });
-    return () => controller.abort();
-  }, [page, status, config.tablePageSize, version, i18n]);
+  const { data } = useLoaded((signal) => fetchOrders({ page, page_size: config.tablePageSize, status: Number(status) || undefined }, signal), [page, status, config.tablePageSize, version]);
 
   const onCancel = (order: CreditOrderDto) =>
     modals.openConfirmModal({
@@ -89,7 +80,6 @@ export function CreditTopUp({ onChange, version }: { onChange: () => void; versi
     });
 
   const items = data?.items ?? [];
-  const pages = data ? Math.max(1, Math.ceil(data.total / data.page_size)) : 1;
   const cancelButton = (o: CreditOrderDto) =>
     o.status === ORDER_STATUS.pending ? (
       <Button size="compact-sm" variant="subtle" color="red" onClick={() => onCancel(o)} data-testid="cancel-order">
@@ -189,53 +179,45 @@ export function CreditTopUp({ onChange, version }: { onChange: () => void; versi
           </Stack>
         )}
         {items.length > 0 && !isMobile && (
-          <Card withBorder radius="md" padding={0}>
-            <Table.ScrollContainer minWidth={760}>
-              <Table verticalSpacing="sm" data-testid="order-list">
-                <Table.Thead>
-                  <Table.Tr>
-                    <Table.Th>{t`Order number`}</Table.Th>
-                    <Table.Th ta="right">{t`Credits`}</Table.Th>
-                    <Table.Th>{t`Status`}</Table.Th>
-                    <Table.Th>{t`Created`}</Table.Th>
-                    <Table.Th>{t`Note`}</Table.Th>
-                    <Table.Th />
-                  </Table.Tr>
-                </Table.Thead>
-                <Table.Tbody>
-                  {items.map((o) => (
-                    <Table.Tr key={o.order_id} data-testid={`order-${o.order_no}`}>
-                      <Table.Td ff="monospace">{o.order_no}</Table.Td>
-                      <Table.Td ta="right" style={{ fontVariantNumeric: 'tabular-nums' }}>
-                        {i18n.number(o.amount)}
-                      </Table.Td>
-                      <Table.Td>
-                        <OrderStatusBadge status={o.status} />
-                      </Table.Td>
-                      <Table.Td>
-                        <Text size="sm" style={{ whiteSpace: 'nowrap' }}>
-                          {formatTime(i18n, o.created_at)}
-                        </Text>
-                        <Text size="xs" c="dimmed">
-                          {o.created_by_name}
-                        </Text>
-                      </Table.Td>
-                      <Table.Td style={{ overflowWrap: 'anywhere', maxWidth: 260 }}>
-                        <Text size="sm">{outcome(o)}</Text>
-                      </Table.Td>
-                      <Table.Td ta="right">{cancelButton(o)}</Table.Td>
-                    </Table.Tr>
-                  ))}
-                </Table.Tbody>
-              </Table>
-            </Table.ScrollContainer>
-          </Card>
+          <TableCard minWidth={760} testId="order-list" isHoverable={false}>
+            <Table.Thead>
+              <Table.Tr>
+                <Table.Th>{t`Order number`}</Table.Th>
+                <Table.Th ta="right">{t`Credits`}</Table.Th>
+                <Table.Th>{t`Status`}</Table.Th>
+                <Table.Th>{t`Created`}</Table.Th>
+                <Table.Th>{t`Note`}</Table.Th>
+                <Table.Th />
+              </Table.Tr>
+            </Table.Thead>
+            <Table.Tbody>
+              {items.map((o) => (
+                <Table.Tr key={o.order_id} data-testid={`order-${o.order_no}`}>
+                  <Table.Td ff="monospace">{o.order_no}</Table.Td>
+                  <Table.Td ta="right" style={{ fontVariantNumeric: 'tabular-nums' }}>
+                    {i18n.number(o.amount)}
+                  </Table.Td>
+                  <Table.Td>
+                    <OrderStatusBadge status={o.status} />
+                  </Table.Td>
+                  <Table.Td>
+                    <Text size="sm" style={{ whiteSpace: 'nowrap' }}>
+                      {formatTime(i18n, o.created_at)}
+                    </Text>
+                    <Text size="xs" c="dimmed">
+                      {o.created_by_name}
+                    </Text>
+                  </Table.Td>
+                  <Table.Td style={{ overflowWrap: 'anywhere', maxWidth: 260 }}>
+                    <Text size="sm">{outcome(o)}</Text>
+                  </Table.Td>
+                  <Table.Td ta="right">{cancelButton(o)}</Table.Td>
+                </Table.Tr>
+              ))}
+            </Table.Tbody>
+          </TableCard>
         )}
-        {pages > 1 && (
-          <Group justify="center">
-            <Pagination total={pages} value={page} onChange={setPage} size="sm" />
-          </Group>
-        )}
+        <ListPager data={data} page={page} onChange={setPage} />
       </Stack>
     </Stack>
   );

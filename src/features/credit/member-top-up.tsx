@@ -1,5 +1,5 @@
-import { useEffect, useState } from 'react';
-import { Badge, Button, Card, Group, Modal, Pagination, Stack, Table, Text, TextInput } from '@mantine/core';
+import { useState } from 'react';
+import { Badge, Button, Card, Group, Modal, Stack, Table, Text, TextInput } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { useDebouncedValue, useMediaQuery } from '@mantine/hooks';
 import { notifications } from '@mantine/notifications';
@@ -7,12 +7,12 @@ import { IconSearch } from '@tabler/icons-react';
 import { Trans, useLingui } from '@lingui/react/macro';
 import { useConfig } from '@/config/config-atom.ts';
 import { applyServerErrors } from '@/api/apply-server-errors.ts';
-import { notifyError } from '@/api/error-messages.ts';
+import { useLoaded } from '@/api/use-loaded.ts';
+import { ListPager, TableCard } from '@/components/paged-list.tsx';
 import { EMPLOYEE_STATUS } from '../../../core/enterprise.ts';
 import type { AllocationDirection, CreditMemberDto, CreditSummaryDto } from '../../../core/credits.ts';
 import { allocateCredits, fetchCreditMembers } from './credit-api.ts';
 import { amountProblem } from './credit-format.tsx';
-import type { Paged } from '../../../core/api-types.ts';
 
 type Target = { member: CreditMemberDto; direction: AllocationDirection };
 
@@ -103,22 +103,11 @@ export function MemberTopUp({ summary, onChange, version }: { summary: CreditSum
   const [keyword, setKeyword] = useState('');
   const [debounced] = useDebouncedValue(keyword.trim(), 300);
   const [page, setPage] = useState(1);
-  const [data, setData] = useState<Paged<CreditMemberDto> | null>(null);
   const [target, setTarget] = useState<Target | null>(null);
   const pool = summary.enterprise?.pool_available ?? 0;
-
-  useEffect(() => {
-    const controller = new AbortController();
-    fetchCreditMembers({ page, page_size: config.tablePageSize, keyword: debounced || undefined }, controller.signal)
-      .then(setData)
-      .catch((e: unknown) => {
-        if ((e as Error)?.name !== 'AbortError') notifyError(e, i18n);
-      });
-    return () => controller.abort();
-  }, [page, debounced, config.tablePageSize, version, i18n]);
+  const { data } = useLoaded((signal) => fetchCreditMembers({ page, page_size: config.tablePageSize, keyword: debounced || undefined }, signal), [page, debounced, config.tablePageSize, version]);
 
   const items = data?.items ?? [];
-  const pages = data ? Math.max(1, Math.ceil(data.total / data.page_size)) : 1;
   const actions = (m: CreditMemberDto) => (
     <Group gap={6} wrap="nowrap" justify="flex-end">
       <Button size="compact-sm" variant="light" disabled={m.status !== EMPLOYEE_STATUS.confirmed} onClick={() => setTarget({ member: m, direction: 'allocate' })} data-testid="give-credits">
@@ -193,45 +182,37 @@ export function MemberTopUp({ summary, onChange, version }: { summary: CreditSum
         </Stack>
       )}
       {items.length > 0 && !isMobile && (
-        <Card withBorder radius="md" padding={0}>
-          <Table.ScrollContainer minWidth={640}>
-            <Table verticalSpacing="sm" highlightOnHover data-testid="credit-members">
-              <Table.Thead>
-                <Table.Tr>
-                  <Table.Th>{t`Member`}</Table.Th>
-                  <Table.Th>{t`Phone`}</Table.Th>
-                  <Table.Th ta="right">{t`Available`}</Table.Th>
-                  <Table.Th ta="right">{t`Consumed`}</Table.Th>
-                  <Table.Th />
-                </Table.Tr>
-              </Table.Thead>
-              <Table.Tbody>
-                {items.map((m) => (
-                  <Table.Tr key={m.employee_id} data-testid={`credit-member-${m.phone}`}>
-                    <Table.Td>
-                      {m.name}
-                      {frozen(m)}
-                    </Table.Td>
-                    <Table.Td>{m.phone}</Table.Td>
-                    <Table.Td ta="right" fw={600} style={{ fontVariantNumeric: 'tabular-nums' }} data-testid="member-available">
-                      {i18n.number(m.available)}
-                    </Table.Td>
-                    <Table.Td ta="right" style={{ fontVariantNumeric: 'tabular-nums' }}>
-                      {i18n.number(m.consumed)}
-                    </Table.Td>
-                    <Table.Td>{actions(m)}</Table.Td>
-                  </Table.Tr>
-                ))}
-              </Table.Tbody>
-            </Table>
-          </Table.ScrollContainer>
-        </Card>
+        <TableCard minWidth={640} testId="credit-members">
+          <Table.Thead>
+            <Table.Tr>
+              <Table.Th>{t`Member`}</Table.Th>
+              <Table.Th>{t`Phone`}</Table.Th>
+              <Table.Th ta="right">{t`Available`}</Table.Th>
+              <Table.Th ta="right">{t`Consumed`}</Table.Th>
+              <Table.Th />
+            </Table.Tr>
+          </Table.Thead>
+          <Table.Tbody>
+            {items.map((m) => (
+              <Table.Tr key={m.employee_id} data-testid={`credit-member-${m.phone}`}>
+                <Table.Td>
+                  {m.name}
+                  {frozen(m)}
+                </Table.Td>
+                <Table.Td>{m.phone}</Table.Td>
+                <Table.Td ta="right" fw={600} style={{ fontVariantNumeric: 'tabular-nums' }} data-testid="member-available">
+                  {i18n.number(m.available)}
+                </Table.Td>
+                <Table.Td ta="right" style={{ fontVariantNumeric: 'tabular-nums' }}>
+                  {i18n.number(m.consumed)}
+                </Table.Td>
+                <Table.Td>{actions(m)}</Table.Td>
+              </Table.Tr>
+            ))}
+          </Table.Tbody>
+        </TableCard>
       )}
-      {pages > 1 && (
-        <Group justify="center">
-          <Pagination total={pages} value={page} onChange={setPage} size="sm" />
-        </Group>
-      )}
+      <ListPager data={data} page={page} onChange={setPage} />
       <AllocationModal
         target={target}
         pool={pool}

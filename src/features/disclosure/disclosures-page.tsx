@@ -1,16 +1,17 @@
-import { useCallback, useEffect, useState } from 'react';
-import { Anchor, Badge, Button, Card, Group, Pagination, Stack, Table, Text, Title } from '@mantine/core';
+import { useCallback, useState } from 'react';
+import { Anchor, Badge, Button, Card, Group, Stack, Table, Text, Title } from '@mantine/core';
 import { useMediaQuery } from '@mantine/hooks';
 import { notifications } from '@mantine/notifications';
 import { IconPlus, IconSend } from '@tabler/icons-react';
 import { Trans, useLingui } from '@lingui/react/macro';
 import { Link, useLocation } from 'wouter';
 import { useConfig } from '@/config/config-atom.ts';
-import { notifyError } from '@/api/error-messages.ts';
+import { useLoaded } from '@/api/use-loaded.ts';
+import { EmptyState, ListPager, TableCard } from '@/components/paged-list.tsx';
 import { StoreFileAction } from '@/components/store-file/store-file-action.tsx';
 import { maskPhone } from '../../../core/masking.ts';
 import type { DisclosureRecordDto } from '../../../core/disclosure.ts';
-import { fetchDisclosures, type DisclosurePage } from './disclosure-api.ts';
+import { fetchDisclosures } from './disclosure-api.ts';
 import { STATUS_COLORS, STATUS_LABELS } from './disclosure-labels.ts';
 import { CreateDisclosureModal } from './create-disclosure-modal.tsx';
 
@@ -38,19 +39,8 @@ export function DisclosuresPage() {
   const isMobile = useMediaQuery('(max-width: 48em)');
   const [, navigate] = useLocation();
   const [page, setPage] = useState(1);
-  const [data, setData] = useState<DisclosurePage | null>(null);
   const [isCreating, setIsCreating] = useState(false);
-  const [reload, setReload] = useState(0);
-
-  useEffect(() => {
-    const controller = new AbortController();
-    fetchDisclosures({ page, page_size: config.tablePageSize }, controller.signal)
-      .then(setData)
-      .catch((error: unknown) => {
-        if ((error as Error)?.name !== 'AbortError') notifyError(error, i18n);
-      });
-    return () => controller.abort();
-  }, [page, config.tablePageSize, reload, i18n]);
+  const { data, reload } = useLoaded((signal) => fetchDisclosures({ page, page_size: config.tablePageSize }, signal), [page, config.tablePageSize]);
 
   const onCreated = useCallback(
     (record: DisclosureRecordDto) => {
@@ -87,19 +77,16 @@ export function DisclosuresPage() {
           <Text size="sm" c="dimmed">
             <Trans>Only files registered in your company and stored on the platform can be disclosed. Large files upload in the background and resume after a reload or a lost connection.</Trans>
           </Text>
-          <StoreFileAction onStored={() => setReload((n) => n + 1)} />
+          <StoreFileAction onStored={reload} />
         </Stack>
       </Card>
 
       {data && items.length === 0 && (
-        <Card withBorder radius="md" padding="xl">
-          <Stack align="center" gap="xs">
-            <IconSend size={36} stroke={1.4} />
-            <Text c="dimmed">
-              <Trans>No disclosures yet.</Trans>
-            </Text>
-          </Stack>
-        </Card>
+        <EmptyState icon={<IconSend size={36} stroke={1.4} />}>
+          <Text c="dimmed">
+            <Trans>No disclosures yet.</Trans>
+          </Text>
+        </EmptyState>
       )}
 
       {items.length > 0 && isMobile && (
@@ -126,45 +113,41 @@ export function DisclosuresPage() {
       )}
 
       {items.length > 0 && !isMobile && (
-        <Card withBorder radius="md" padding={0}>
-          <Table.ScrollContainer minWidth={760}>
-            <Table verticalSpacing="sm" highlightOnHover data-testid="disclosure-list">
-              <Table.Thead>
-                <Table.Tr>
-                  <Table.Th>{t`File`}</Table.Th>
-                  <Table.Th>{t`Receiver`}</Table.Th>
-                  <Table.Th>{t`Store name`}</Table.Th>
-                  <Table.Th>{t`Status`}</Table.Th>
-                  <Table.Th>{t`Sent`}</Table.Th>
-                  <Table.Th>{t`Availability`}</Table.Th>
-                </Table.Tr>
-              </Table.Thead>
-              <Table.Tbody>
-                {items.map((r) => (
-                  <Table.Tr key={r.disclosure_id}>
-                    <Table.Td>
-                      <Anchor component={Link} href={`/dashboard/disclosures/detail/${r.disclosure_id}`} fw={500}>
-                        {r.name}
-                      </Anchor>
-                    </Table.Td>
-                    <Table.Td>{maskPhone(r.received_phone)}</Table.Td>
-                    <Table.Td>{r.store_name}</Table.Td>
-                    <Table.Td>
-                      <StatusBadge status={r.disclosure_status} />
-                    </Table.Td>
-                    <Table.Td>{created(r)}</Table.Td>
-                    <Table.Td>
-                      <ExpiryText record={r} />
-                    </Table.Td>
-                  </Table.Tr>
-                ))}
-              </Table.Tbody>
-            </Table>
-          </Table.ScrollContainer>
-        </Card>
+        <TableCard minWidth={760} testId="disclosure-list">
+          <Table.Thead>
+            <Table.Tr>
+              <Table.Th>{t`File`}</Table.Th>
+              <Table.Th>{t`Receiver`}</Table.Th>
+              <Table.Th>{t`Store name`}</Table.Th>
+              <Table.Th>{t`Status`}</Table.Th>
+              <Table.Th>{t`Sent`}</Table.Th>
+              <Table.Th>{t`Availability`}</Table.Th>
+            </Table.Tr>
+          </Table.Thead>
+          <Table.Tbody>
+            {items.map((r) => (
+              <Table.Tr key={r.disclosure_id}>
+                <Table.Td>
+                  <Anchor component={Link} href={`/dashboard/disclosures/detail/${r.disclosure_id}`} fw={500}>
+                    {r.name}
+                  </Anchor>
+                </Table.Td>
+                <Table.Td>{maskPhone(r.received_phone)}</Table.Td>
+                <Table.Td>{r.store_name}</Table.Td>
+                <Table.Td>
+                  <StatusBadge status={r.disclosure_status} />
+                </Table.Td>
+                <Table.Td>{created(r)}</Table.Td>
+                <Table.Td>
+                  <ExpiryText record={r} />
+                </Table.Td>
+              </Table.Tr>
+            ))}
+          </Table.Tbody>
+        </TableCard>
       )}
 
-      {data && data.total > data.page_size && <Pagination value={page} onChange={setPage} total={Math.ceil(data.total / data.page_size)} />}
+      <ListPager data={data} page={page} onChange={setPage} />
 
       <CreateDisclosureModal opened={isCreating} onClose={() => setIsCreating(false)} onCreated={onCreated} />
     </Stack>

@@ -1,11 +1,13 @@
 import { useCallback, useEffect, useState } from 'react';
-import { Alert, Anchor, Badge, Button, Group, Pagination, Paper, Stack, Table, Text, Title } from '@mantine/core';
+import { Alert, Anchor, Badge, Button, Group, Paper, Stack, Table, Text, Title } from '@mantine/core';
 import { IconFileCertificate, IconKey } from '@tabler/icons-react';
 import { Trans, useLingui } from '@lingui/react/macro';
 import { Link } from 'wouter';
-import type { CompanyDto, UserDto, Paged } from '../../../core/api-types.ts';
-import type { CertificateDto, KeyStateDto } from '../../../core/enterprise-keys.ts';
+import type { CompanyDto, UserDto } from '../../../core/api-types.ts';
+import type { KeyStateDto } from '../../../core/enterprise-keys.ts';
 import { notifyError } from '@/api/error-messages.ts';
+import { useLoaded } from '@/api/use-loaded.ts';
+import { ListPager } from '@/components/paged-list.tsx';
 import { PageLoader } from '@/components/page-loader.tsx';
 import { CertificateView, pairs } from './certificate-view.tsx';
 import { fetchCertificates, fetchKeyState } from './enterprise-keys-api.ts';
@@ -42,14 +44,7 @@ export function KeyStatusBadge({ status }: { status: number }) {
 function CertificateHistory({ enterpriseName, version }: { enterpriseName: string; version: number }) {
   const { t, i18n } = useLingui();
   const [page, setPage] = useState(1);
-  const [data, setData] = useState<Paged<CertificateDto> | null>(null);
-  useEffect(() => {
-    const controller = new AbortController();
-    fetchCertificates({ page, page_size: 10 }, controller.signal).then(setData, (error: unknown) => {
-      if ((error as Error)?.name !== 'AbortError') notifyError(error);
-    });
-    return () => controller.abort();
-  }, [page, version]);
+  const { data } = useLoaded((signal) => fetchCertificates({ page, page_size: 10 }, signal), [page, version]);
   if (!data || data.total < 2) return null;
   const date = (ms: number) => i18n.date(new Date(ms), { dateStyle: 'medium' });
   return (
@@ -86,7 +81,7 @@ function CertificateHistory({ enterpriseName, version }: { enterpriseName: strin
             </Table.Tbody>
           </Table>
         </Table.ScrollContainer>
-        {data.total > data.page_size && <Pagination size="sm" total={Math.ceil(data.total / data.page_size)} value={page} onChange={setPage} />}
+        <ListPager data={data} page={page} onChange={setPage} />
       </Stack>
     </Paper>
   );

@@ -1,15 +1,17 @@
-import { useEffect, useState } from 'react';
-import { Alert, Badge, Button, Group, Modal, Pagination, Paper, Select, Stack, Table, Text, TextInput, Textarea, Title } from '@mantine/core';
+import { useState } from 'react';
+import { Alert, Badge, Button, Group, Modal, Paper, Select, Stack, Table, Text, TextInput, Textarea, Title } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { useMediaQuery } from '@mantine/hooks';
 import { notifications } from '@mantine/notifications';
 import { IconDownload, IconKey, IconShieldOff } from '@tabler/icons-react';
 import { Trans, useLingui } from '@lingui/react/macro';
 import { msg } from '@lingui/core/macro';
-import type { CompanyDto, Paged } from '../../../core/api-types.ts';
+import type { CompanyDto } from '../../../core/api-types.ts';
 import { PRIVATE_KEY_STATUS, REVOCATION_REASON, type KeyLogDto, type KeyStateDto } from '../../../core/enterprise-keys.ts';
 import { applyServerErrors } from '@/api/apply-server-errors.ts';
 import { notifyError } from '@/api/error-messages.ts';
+import { useLoaded } from '@/api/use-loaded.ts';
+import { ListPager } from '@/components/paged-list.tsx';
 import { PageLoader } from '@/components/page-loader.tsx';
 import { useConfig } from '@/config/config-atom.ts';
 import { Fields } from './certificate-view.tsx';
@@ -132,15 +134,8 @@ function KeyLog({ version }: { version: number }) {
   const isPhone = useMediaQuery('(max-width: 48em)');
   const config = useConfig();
   const [page, setPage] = useState(1);
-  const [data, setData] = useState<Paged<KeyLogDto> | null>(null);
   const pageSize = Math.max(config.tablePageSize, 10);
-  useEffect(() => {
-    const controller = new AbortController();
-    fetchKeyLog({ page, page_size: pageSize }, controller.signal).then(setData, (error: unknown) => {
-      if ((error as Error)?.name !== 'AbortError') notifyError(error);
-    });
-    return () => controller.abort();
-  }, [page, pageSize, version]);
+  const { data } = useLoaded((signal) => fetchKeyLog({ page, page_size: pageSize }, signal), [page, pageSize, version]);
   if (!data) return <PageLoader />;
   return (
     <Paper withBorder radius="md" p={{ base: 'md', sm: 'lg' }}>
@@ -218,11 +213,7 @@ function KeyLog({ version }: { version: number }) {
             </Table>
           </Table.ScrollContainer>
         )}
-        {data.total > data.page_size && (
-          <Group justify="center">
-            <Pagination size="sm" total={Math.ceil(data.total / data.page_size)} value={page} onChange={setPage} />
-          </Group>
-        )}
+        <ListPager data={data} page={page} onChange={setPage} />
       </Stack>
     </Paper>
   );

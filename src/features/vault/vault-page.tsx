@@ -1,16 +1,17 @@
-import { useEffect, useState } from 'react';
-import { Anchor, Badge, Button, Card, Group, Pagination, SimpleGrid, Stack, Text, TextInput, ThemeIcon } from '@mantine/core';
+import { useState } from 'react';
+import { Anchor, Badge, Button, Card, Group, SimpleGrid, Stack, Text, TextInput, ThemeIcon } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
 import { IconFileCertificate, IconHistory, IconPlus, IconShieldLock, IconSearch } from '@tabler/icons-react';
 import { Trans, useLingui } from '@lingui/react/macro';
 import { Link, useLocation } from 'wouter';
 import { useConfig } from '@/config/config-atom.ts';
+import { useLoaded } from '@/api/use-loaded.ts';
+import { EmptyState, ListPager } from '@/components/paged-list.tsx';
 import type { VaultProjectDto } from '../../../core/vault.ts';
 import { fetchProjects } from './vault-api.ts';
 import { useVaultGate } from './use-vault-gate.ts';
 import { VaultShell } from './vault-shell.tsx';
 import { ProjectFormModal } from './project-form-modal.tsx';
-import type { Paged } from '../../../core/api-types.ts';
 
 function ProjectCard({ project }: { project: VaultProjectDto }) {
   const { t, i18n } = useLingui();
@@ -63,23 +64,14 @@ export function VaultPage() {
   const [page, setPage] = useState(1);
   const [keyword, setKeyword] = useState('');
   const [debounced] = useDebouncedValue(keyword.trim(), 300);
-  const [data, setData] = useState<Paged<VaultProjectDto> | null>(null);
   const [isCreating, setIsCreating] = useState(false);
   const isOpen = Boolean(gate.authorization);
   const { onError } = gate;
-
-  useEffect(() => {
-    if (!isOpen) return;
-    const controller = new AbortController();
-    fetchProjects({ page, page_size: config.tablePageSize, keyword: debounced || undefined }, controller.signal)
-      .then(setData)
-      .catch((error: unknown) => {
-        if ((error as Error)?.name !== 'AbortError') onError(error);
-      });
-    return () => controller.abort();
-  }, [isOpen, page, debounced, config.tablePageSize, onError]);
-
-  const pages = data ? Math.max(1, Math.ceil(data.total / data.page_size)) : 1;
+  const { data } = useLoaded(
+    isOpen ? (signal) => fetchProjects({ page, page_size: config.tablePageSize, keyword: debounced || undefined }, signal) : null,
+    [isOpen, page, debounced, config.tablePageSize, onError],
+    onError,
+  );
   return (
     <VaultShell
       gate={gate}
@@ -115,29 +107,26 @@ export function VaultPage() {
         </Anchor>
       </Group>
       {data && data.items.length === 0 ? (
-        <Card withBorder radius="md" padding="xl">
-          <Stack align="center" gap="xs">
+        <EmptyState
+          icon={
             <ThemeIcon variant="light" size={48} radius="xl">
               <IconShieldLock size={26} />
             </ThemeIcon>
-            <Text fw={600}>{debounced ? <Trans>No project matches this name</Trans> : <Trans>No projects yet</Trans>}</Text>
-            {!debounced && (
-              <Text size="sm" c="dimmed" ta="center">
-                <Trans>Create a project, then register the files it protects.</Trans>
-              </Text>
-            )}
-          </Stack>
-        </Card>
+          }
+        >
+          <Text fw={600}>{debounced ? <Trans>No project matches this name</Trans> : <Trans>No projects yet</Trans>}</Text>
+          {!debounced && (
+            <Text size="sm" c="dimmed" ta="center">
+              <Trans>Create a project, then register the files it protects.</Trans>
+            </Text>
+          )}
+        </EmptyState>
       ) : (
         <SimpleGrid cols={{ base: 1, sm: 2, lg: 3 }} spacing="md" data-testid="project-list">
           {data?.items.map((project) => <ProjectCard key={project.project_id} project={project} />)}
         </SimpleGrid>
       )}
-      {pages > 1 && (
-        <Group justify="center">
-          <Pagination total={pages} value={page} onChange={setPage} size="sm" />
-        </Group>
-      )}
+      <ListPager data={data} page={page} onChange={setPage} />
       <ProjectFormModal
         opened={isCreating}
         onClose={() => setIsCreating(false)}

@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
-import { Alert, Anchor, Button, Card, FileInput, Group, Pagination, Paper, SimpleGrid, Stack, Text, TextInput, Title } from '@mantine/core';
+import { Alert, Anchor, Button, Card, FileInput, Group, Paper, SimpleGrid, Stack, Text, TextInput, Title } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { notifications } from '@mantine/notifications';
 import { IconDownload, IconEdit, IconFileUpload, IconHistory } from '@tabler/icons-react';
@@ -9,6 +9,7 @@ import { applyServerErrors } from '@/api/apply-server-errors.ts';
 import { isApiError } from '@/api/client.ts';
 import { describeError } from '@/api/error-messages.ts';
 import { Copyable } from '@/components/copyable.tsx';
+import { ListPager } from '@/components/paged-list.tsx';
 import { applyRuleVerdicts } from '@/components/form-rules.ts';
 import { ProofBadge, useProofPoll } from '@/components/proof-status.tsx';
 import { WorkProgress, type WorkProgressValue } from '@/components/progress/work-progress.tsx';
@@ -259,7 +260,6 @@ export function VaultProjectPage({ projectId }: { projectId: string }) {
     );
   }
 
-  const pages = files ? Math.max(1, Math.ceil(files.total / files.page_size)) : 1;
   const created = project ? i18n.date(new Date(project.created_at), { dateStyle: 'medium' }) : '';
   return (
     <VaultShell
@@ -304,11 +304,7 @@ export function VaultProjectPage({ projectId }: { projectId: string }) {
             <Stack gap="sm" data-testid="file-list">
               {files?.items.map((file) => <FileCard key={file.file_id} file={file} onDownload={onDownload} />)}
             </Stack>
-            {pages > 1 && (
-              <Group justify="center">
-                <Pagination total={pages} value={page} onChange={setPage} size="sm" />
-              </Group>
-            )}
+            <ListPager data={files} page={page} onChange={setPage} />
           </Stack>
           <ProjectFormModal
             opened={isEditing}
