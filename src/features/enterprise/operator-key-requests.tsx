@@ -1,11 +1,11 @@
-import { useCallback, useEffect, useState } from 'react';
-import { Badge, Button, Group, Modal, SegmentedControl, Stack, Table, Text, Textarea } from '@mantine/core';
+import { useState } from 'react';
+import { Badge, Button, Modal, Stack, Table, Text, Textarea } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { Trans, useLingui } from '@lingui/react/macro';
 import { CUSTODY_REQUEST_STATUS, KEY_LAST_DOWNLOAD_DAYS, type OperatorCustodyRequestDto } from '../../../core/enterprise-keys.ts';
 import { applyServerErrors } from '@/api/apply-server-errors.ts';
-import { notifyError } from '@/api/error-messages.ts';
-import { PageLoader } from '@/components/page-loader.tsx';
+import { useLoaded } from '@/api/use-loaded.ts';
+import { ReviewActions, ReviewQueue, ReviewStatus } from '@/components/review-queue.tsx';
 import { fetchCustodyRequests, reviewCustodyRequest } from './enterprise-keys-api.ts';
 import { CUSTODY_REQUEST_LABELS } from './key-labels.ts';
 import { pairs } from './certificate-view.tsx';
@@ -53,96 +53,64 @@ function ReviewModal({ review, onClose, onDone }: { review: Review; onClose: () 
 export function OperatorKeyRequests() {
   const { t, i18n } = useLingui();
   const [status, setStatus] = useState(String(CUSTODY_REQUEST_STATUS.pending));
-  const [items, setItems] = useState<OperatorCustodyRequestDto[] | null>(null);
   const [review, setReview] = useState<Review>(null);
-  const load = useCallback(async () => {
-    try {
-      setItems(await fetchCustodyRequests(Number(status) || undefined));
-    } catch (error) {
-      notifyError(error);
-    }
-  }, [status]);
-  useEffect(() => {
-    void load();
-  }, [load]);
+  const { data: items, reload } = useLoaded(() => fetchCustodyRequests(Number(status) || undefined), [status]);
   const when = (ms: number) => i18n.date(new Date(ms), { dateStyle: 'medium', timeStyle: 'short' });
   return (
     <Stack>
-      <SegmentedControl
-        w="fit-content"
-        value={status}
-        onChange={setStatus}
-        data={[
-          { value: '1', label: t`Pending` },
-          { value: '2', label: t`Completed` },
-          { value: '3', label: t`Rejected` },
-          { value: '0', label: t`All` },
-        ]}
+      <ReviewQueue
+        status={status}
+        onStatusChange={setStatus}
+        doneLabel={t`Completed`}
+        items={items}
+        empty={t`No key custody requests.`}
+        testId="operator-custody-requests"
+        head={
+          <Table.Tr>
+            <Table.Th>{t`Enterprise`}</Table.Th>
+            <Table.Th>{t`Requested by`}</Table.Th>
+            <Table.Th>{t`Reason`}</Table.Th>
+            <Table.Th>{t`Certificate`}</Table.Th>
+            <Table.Th>{t`Status`}</Table.Th>
+            <Table.Th />
+          </Table.Tr>
+        }
+        renderRow={(r) => (
+          <Table.Tr key={r.id} data-testid={`custody-request-${r.id}`}>
+            <Table.Td>{r.enterprise_name}</Table.Td>
+            <Table.Td>
+              <Text size="sm">{r.requested_by}</Text>
+              <Text size="xs" c="dimmed">
+                {r.requester_phone} · {when(r.created_at)}
+              </Text>
+            </Table.Td>
+            <Table.Td>
+              <Text size="sm" style={{ overflowWrap: 'anywhere' }}>
+                {r.reason || '—'}
+              </Text>
+            </Table.Td>
+            <Table.Td>
+              <Text size="xs" ff="monospace">
+                {r.certificate_serial ? `${pairs(r.certificate_serial.slice(0, 12))}…` : '—'}
+              </Text>
+            </Table.Td>
+            <Table.Td>
+              <ReviewStatus badge={<Badge color={r.status === 1 ? 'orange' : r.status === 2 ? 'red' : 'gray'}>{i18n._(CUSTODY_REQUEST_LABELS[r.status]!)}</Badge>} note={r.review_reason} />
+            </Table.Td>
+            <Table.Td>
+              <ReviewActions isPending={r.status === CUSTODY_REQUEST_STATUS.pending}>
+                <Button size="xs" color="red" onClick={() => setReview({ request: r, status: 2 })}>
+                  <Trans>Complete</Trans>
+                </Button>
+                <Button size="xs" variant="light" color="gray" onClick={() => setReview({ request: r, status: 3 })}>
+                  <Trans>Reject</Trans>
+                </Button>
+              </ReviewActions>
+            </Table.Td>
+          </Table.Tr>
+        )}
       />
-      {items === null ? (
-        <PageLoader />
-      ) : items.length === 0 ? (
-        <Text c="dimmed">{t`No key custody requests.`}</Text>
-      ) : (
-        <Table.ScrollContainer minWidth={900}>
-          <Table data-testid="operator-custody-requests">
-            <Table.Thead>
-              <Table.Tr>
-                <Table.Th>{t`Enterprise`}</Table.Th>
-                <Table.Th>{t`Requested by`}</Table.Th>
-                <Table.Th>{t`Reason`}</Table.Th>
-                <Table.Th>{t`Certificate`}</Table.Th>
-                <Table.Th>{t`Status`}</Table.Th>
-                <Table.Th />
-              </Table.Tr>
-            </Table.Thead>
-            <Table.Tbody>
-              {items.map((r) => (
-                <Table.Tr key={r.id} data-testid={`custody-request-${r.id}`}>
-                  <Table.Td>{r.enterprise_name}</Table.Td>
-                  <Table.Td>
-                    <Text size="sm">{r.requested_by}</Text>
-                    <Text size="xs" c="dimmed">
-                      {r.requester_phone} · {when(r.created_at)}
-                    </Text>
-                  </Table.Td>
-                  <Table.Td>
-                    <Text size="sm" style={{ overflowWrap: 'anywhere' }}>
-                      {r.reason || '—'}
-                    </Text>
-                  </Table.Td>
-                  <Table.Td>
-                    <Text size="xs" ff="monospace">
-                      {r.certificate_serial ? `${pairs(r.certificate_serial.slice(0, 12))}…` : '—'}
-                    </Text>
-                  </Table.Td>
-                  <Table.Td>
-                    <Badge color={r.status === 1 ? 'orange' : r.status === 2 ? 'red' : 'gray'}>{i18n._(CUSTODY_REQUEST_LABELS[r.status]!)}</Badge>
-                    {r.review_reason && (
-                      <Text size="xs" c="dimmed">
-                        {r.review_reason}
-                      </Text>
-                    )}
-                  </Table.Td>
-                  <Table.Td>
-                    {r.status === CUSTODY_REQUEST_STATUS.pending && (
-                      <Group gap="xs" wrap="nowrap">
-                        <Button size="xs" color="red" onClick={() => setReview({ request: r, status: 2 })}>
-                          <Trans>Complete</Trans>
-                        </Button>
-                        <Button size="xs" variant="light" color="gray" onClick={() => setReview({ request: r, status: 3 })}>
-                          <Trans>Reject</Trans>
-                        </Button>
-                      </Group>
-                    )}
-                  </Table.Td>
-                </Table.Tr>
-              ))}
-            </Table.Tbody>
-          </Table>
-        </Table.ScrollContainer>
-      )}
-      <ReviewModal review={review} onClose={() => setReview(null)} onDone={() => { setReview(null); void load(); }} />
+      <ReviewModal review={review} onClose={() => setReview(null)} onDone={() => { setReview(null); reload(); }} />
     </Stack>
   );
 }

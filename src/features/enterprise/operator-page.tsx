@@ -1,6 +1,6 @@
-import { useCallback, useEffect, useState, type ReactNode } from 'react';
+import { useEffect, useState, type ReactNode } from 'react';
 import type { MessageDescriptor } from '@lingui/core';
-import { Anchor, Badge, Button, Group, Modal, PasswordInput, SegmentedControl, Stack, Table, Tabs, Text, TextInput, Textarea } from '@mantine/core';
+import { Anchor, Badge, Button, Group, Modal, PasswordInput, Stack, Table, Tabs, Text, TextInput, Textarea } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { Trans, useLingui } from '@lingui/react/macro';
 import type { OperatorApplicationDto, OperatorDto } from '../../../core/api-types.ts';
@@ -8,7 +8,9 @@ import { APPLICATION_STATUS } from '../../../core/enterprise.ts';
 import { maskLicense } from '../../../core/masking.ts';
 import { applyServerErrors } from '@/api/apply-server-errors.ts';
 import { notifyError } from '@/api/error-messages.ts';
+import { useLoaded } from '@/api/use-loaded.ts';
 import { PageLoader } from '@/components/page-loader.tsx';
+import { ReviewActions, ReviewQueue, ReviewStatus } from '@/components/review-queue.tsx';
 import { EnterpriseCard } from './enterprise-card.tsx';
 import { OperatorKeyRequests } from './operator-key-requests.tsx';
 import { fetchApplications, fetchOperator, operatorLogin, operatorLogout, reviewApplication } from './enterprise-api.ts';
@@ -72,22 +74,12 @@ function RejectModal({ application, onClose, onDone }: { application: OperatorAp
 function Applications() {
   const { t } = useLingui();
   const [status, setStatus] = useState(String(APPLICATION_STATUS.pending));
-  const [items, setItems] = useState<OperatorApplicationDto[] | null>(null);
   const [rejecting, setRejecting] = useState<OperatorApplicationDto | null>(null);
-  const load = useCallback(async () => {
-    try {
-      setItems(await fetchApplications(Number(status) || undefined));
-    } catch (error) {
-      notifyError(error);
-    }
-  }, [status]);
-  useEffect(() => {
-    void load();
-  }, [load]);
+  const { data: items, reload } = useLoaded(() => fetchApplications(Number(status) || undefined), [status]);
   const onApprove = async (a: OperatorApplicationDto) => {
     try {
       await reviewApplication(a.id, APPLICATION_STATUS.approved, '');
-      await load();
+      reload();
     } catch (error) {
       notifyError(error);
     }
@@ -100,78 +92,59 @@ function Applications() {
     ) : null;
   return (
     <Stack gap="md">
-      <SegmentedControl
-        w="fit-content"
-        value={status}
-        onChange={setStatus}
-        data={[
-          { value: '1', label: t`Pending` },
-          { value: '2', label: t`Approved` },
-          { value: '3', label: t`Rejected` },
-          { value: '0', label: t`All` },
-        ]}
+      <ReviewQueue
+        status={status}
+        onStatusChange={setStatus}
+        doneLabel={t`Approved`}
+        items={items}
+        empty={t`No applications.`}
+        testId="operator-applications"
+        head={
+          <Table.Tr>
+            <Table.Th>{t`Company name`}</Table.Th>
+            <Table.Th>{t`Licence number`}</Table.Th>
+            <Table.Th>{t`Legal representative`}</Table.Th>
+            <Table.Th>{t`Applicant`}</Table.Th>
+            <Table.Th>{t`Files`}</Table.Th>
+            <Table.Th>{t`Status`}</Table.Th>
+            <Table.Th />
+          </Table.Tr>
+        }
+        renderRow={(a) => (
+          <Table.Tr key={a.id} data-testid={`operator-application-${a.id}`}>
+            <Table.Td>{a.name}</Table.Td>
+            <Table.Td>{maskLicense(a.license_no)}</Table.Td>
+            <Table.Td>{a.legal_person}</Table.Td>
+            <Table.Td>
+              {a.applicant_name} {a.applicant_phone}
+            </Table.Td>
+            <Table.Td>
+              <Stack gap={2}>
+                {fileLink(a.license_image_id, t`Licence`)}
+                {fileLink(a.apply_book_id, t`Application form`)}
+                {fileLink(a.organization_code_certificate_id, t`Organisation code certificate`)}
+              </Stack>
+            </Table.Td>
+            <Table.Td>
+              <ReviewStatus
+                badge={<Badge color={a.status === 2 ? 'green' : a.status === 3 ? 'red' : 'orange'}>{a.status === 2 ? t`Approved` : a.status === 3 ? t`Rejected` : t`Pending`}</Badge>}
+                note={a.reason}
+              />
+            </Table.Td>
+            <Table.Td>
+              <ReviewActions isPending={a.status === APPLICATION_STATUS.pending}>
+                <Button size="xs" onClick={() => void onApprove(a)}>
+                  <Trans>Approve</Trans>
+                </Button>
+                <Button size="xs" variant="light" color="red" onClick={() => setRejecting(a)}>
+                  <Trans>Reject</Trans>
+                </Button>
+              </ReviewActions>
+            </Table.Td>
+          </Table.Tr>
+        )}
       />
-      {items === null ? (
-        <PageLoader />
-      ) : items.length === 0 ? (
-        <Text c="dimmed">{t`No applications.`}</Text>
-      ) : (
-        <Table.ScrollContainer minWidth={900}>
-          <Table data-testid="operator-applications">
-            <Table.Thead>
-              <Table.Tr>
-                <Table.Th>{t`Company name`}</Table.Th>
-                <Table.Th>{t`Licence number`}</Table.Th>
-                <Table.Th>{t`Legal representative`}</Table.Th>
-                <Table.Th>{t`Applicant`}</Table.Th>
-                <Table.Th>{t`Files`}</Table.Th>
-                <Table.Th>{t`Status`}</Table.Th>
-                <Table.Th />
-              </Table.Tr>
-            </Table.Thead>
-            <Table.Tbody>
-              {items.map((a) => (
-                <Table.Tr key={a.id} data-testid={`operator-application-${a.id}`}>
-                  <Table.Td>{a.name}</Table.Td>
-                  <Table.Td>{maskLicense(a.license_no)}</Table.Td>
-                  <Table.Td>{a.legal_person}</Table.Td>
-                  <Table.Td>
-                    {a.applicant_name} {a.applicant_phone}
-                  </Table.Td>
-                  <Table.Td>
-                    <Stack gap={2}>
-                      {fileLink(a.license_image_id, t`Licence`)}
-                      {fileLink(a.apply_book_id, t`Application form`)}
-                      {fileLink(a.organization_code_certificate_id, t`Organisation code certificate`)}
-                    </Stack>
-                  </Table.Td>
-                  <Table.Td>
-                    <Badge color={a.status === 2 ? 'green' : a.status === 3 ? 'red' : 'orange'}>{a.status === 2 ? t`Approved` : a.status === 3 ? t`Rejected` : t`Pending`}</Badge>
-                    {a.reason && (
-                      <Text size="xs" c="dimmed">
-                        {a.reason}
-                      </Text>
-                    )}
-                  </Table.Td>
-                  <Table.Td>
-                    {a.status === APPLICATION_STATUS.pending && (
-                      <Group gap="xs" wrap="nowrap">
-                        <Button size="xs" onClick={() => void onApprove(a)}>
-                          <Trans>Approve</Trans>
-                        </Button>
-                        <Button size="xs" variant="light" color="red" onClick={() => setRejecting(a)}>
-                          <Trans>Reject</Trans>
-                        </Button>
-                      </Group>
-                    )}
-                  </Table.Td>
-                </Table.Tr>
-              ))}
-            </Table.Tbody>
-          </Table>
-        </Table.ScrollContainer>
-      )}
-      <RejectModal application={rejecting} onClose={() => setRejecting(null)} onDone={() => { setRejecting(null); void load(); }} />
+      <RejectModal application={rejecting} onClose={() => setRejecting(null)} onDone={() => { setRejecting(null); reload(); }} />
     </Stack>
   );
 }
