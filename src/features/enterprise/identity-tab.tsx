@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useState } from 'react';
+import { useCallback, useEffect, useState, type ReactNode } from 'react';
 import { Alert, Anchor, Badge, Button, Group, Paper, Stack, Table, Text, Title } from '@mantine/core';
 import { IconFileCertificate, IconKey } from '@tabler/icons-react';
 import { Trans, useLingui } from '@lingui/react/macro';
@@ -32,12 +32,24 @@ export function useKeyState() {
   return { state, setState, reload };
 }
 
-export function KeyStatusBadge({ status }: { status: number }) {
+/** The heading of a panel about the enterprise key (digital identity, private key): its title, the key status and what that status means. */
+export function KeyStatusHeading({ icon, title, status }: { icon: ReactNode; title: ReactNode; status: number }) {
   const { i18n } = useLingui();
   return (
-    <Badge color={KEY_STATUS_COLORS[status] ?? 'gray'} variant="light" data-testid="key-status" data-status={status}>
-      {i18n._(KEY_STATUS_LABELS[status] ?? KEY_STATUS_LABELS[0]!)}
-    </Badge>
+    <>
+      <Group gap="xs">
+        {icon}
+        <Title order={3} size="h4">
+          {title}
+        </Title>
+        <Badge color={KEY_STATUS_COLORS[status] ?? 'gray'} variant="light" data-testid="key-status" data-status={status}>
+          {i18n._(KEY_STATUS_LABELS[status] ?? KEY_STATUS_LABELS[0]!)}
+        </Badge>
+      </Group>
+      <Text size="sm" c="dimmed">
+        {i18n._(KEY_STATUS_HINTS[status] ?? KEY_STATUS_HINTS[0]!)}
+      </Text>
+    </>
   );
 }
 
@@ -89,7 +101,6 @@ function CertificateHistory({ enterpriseName, version }: { enterpriseName: strin
 
 /** company/identity: §2 "digital identity and certificates": status, the key ceremony, the certificate and its history. */
 export function IdentityTab({ company, user, onCompanyChange }: { company: CompanyDto; user: UserDto; onCompanyChange: () => void }) {
-  const { i18n } = useLingui();
   const { state, setState, reload } = useKeyState();
   const [isCeremonyOpen, setIsCeremonyOpen] = useState(false);
   const [version, setVersion] = useState(0);
@@ -99,16 +110,7 @@ export function IdentityTab({ company, user, onCompanyChange }: { company: Compa
     <Stack gap="md" maw={960}>
       <Paper withBorder radius="md" p={{ base: 'md', sm: 'lg' }}>
         <Stack gap="sm">
-          <Group gap="xs">
-            <IconFileCertificate size={22} />
-            <Title order={3} size="h4">
-              <Trans>Digital identity</Trans>
-            </Title>
-            <KeyStatusBadge status={status} />
-          </Group>
-          <Text size="sm" c="dimmed">
-            {i18n._(KEY_STATUS_HINTS[status] ?? KEY_STATUS_HINTS[0]!)}
-          </Text>
+          <KeyStatusHeading icon={<IconFileCertificate size={22} />} title={<Trans>Digital identity</Trans>} status={status} />
           {state.permissions.can_deposit && (
             <Group>
               <Button leftSection={<IconKey size={16} />} onClick={() => setIsCeremonyOpen(true)} data-testid="start-key-ceremony">

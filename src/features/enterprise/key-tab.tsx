@@ -18,8 +18,8 @@ import { Fields } from './certificate-view.tsx';
 import { Copyable } from '@/components/copyable.tsx';
 import { fetchKeyBackup, fetchKeyLog, setKeyStatus } from './enterprise-keys-api.ts';
 import { saveFile } from '@/api/download.ts';
-import { KeyStatusBadge, useKeyState } from './identity-tab.tsx';
-import { CUSTODY_REQUEST_LABELS, KEY_LOG_LABELS, KEY_STATUS_HINTS, KEY_STATUS_LABELS, REVOCATION_REASON_LABELS } from './key-labels.ts';
+import { KeyStatusHeading, useKeyState } from './identity-tab.tsx';
+import { CUSTODY_REQUEST_LABELS, KEY_LOG_LABELS, KEY_STATUS_LABELS, REVOCATION_REASON_LABELS } from './key-labels.ts';
 import { SignFilePanel } from './sign-file-panel.tsx';
 
 function CancelCustodyModal({ opened, onClose, onDone }: { opened: boolean; onClose: () => void; onDone: (next: KeyStateDto) => void }) {
@@ -262,16 +262,7 @@ export function KeyTab({ company, onCompanyChange }: { company: CompanyDto; onCo
     <Stack gap="md" maw={960}>
       <Paper withBorder radius="md" p={{ base: 'md', sm: 'lg' }}>
         <Stack gap="sm">
-          <Group gap="xs">
-            <IconKey size={22} />
-            <Title order={3} size="h4">
-              <Trans>Private key</Trans>
-            </Title>
-            <KeyStatusBadge status={status} />
-          </Group>
-          <Text size="sm" c="dimmed">
-            {i18n._(KEY_STATUS_HINTS[status] ?? KEY_STATUS_HINTS[0]!)}
-          </Text>
+          <KeyStatusHeading icon={<IconKey size={22} />} title={<Trans>Private key</Trans>} status={status} />
           {key && (
             <Fields
               testId="key-fields"
