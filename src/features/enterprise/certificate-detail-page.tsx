@@ -1,12 +1,11 @@
 import { useEffect, useState } from 'react';
-import { Alert, Anchor, Breadcrumbs, Code, Stack, Text, Title } from '@mantine/core';
+import { Alert, Code, Stack, Text } from '@mantine/core';
 import { Trans, useLingui } from '@lingui/react/macro';
-import { Link } from 'wouter';
 import type { UserDto } from '../../../core/api-types.ts';
 import type { CertificateDto } from '../../../core/enterprise-keys.ts';
 import { describeError } from '@/api/error-messages.ts';
 import { PageLoader } from '@/components/page-loader.tsx';
-import { CertificateView } from './certificate-view.tsx';
+import { CertificateView, IdentityPageHeading } from './certificate-view.tsx';
 import { fetchCertificate } from './enterprise-keys-api.ts';
 import { useCompany } from './use-company.ts';
 
@@ -38,15 +37,7 @@ export function CertificateDetailPage({ user, certificateId, serialNumber }: { u
   }, [id, serialNumber, t, i18n]);
   return (
     <Stack gap="md" maw={960}>
-      <Breadcrumbs>
-        <Anchor component={Link} href="/dashboard/company/identity" size="sm">
-          {t`Digital identity`}
-        </Anchor>
-        <Text size="sm">{t`Certificate`}</Text>
-      </Breadcrumbs>
-      <Title order={2} size="h3">
-        <Trans>Certificate details</Trans>
-      </Title>
+      <IdentityPageHeading crumb={t`Certificate`} title={<Trans>Certificate details</Trans>} />
       {error && <Alert color="red">{error}</Alert>}
       {!error && !cert && <PageLoader />}
       {cert && (

@@ -1,5 +1,5 @@
 import type { ReactNode } from 'react';
-import { Anchor, Badge, Button, Group, Paper, Stack, Text, Title } from '@mantine/core';
+import { Anchor, Badge, Breadcrumbs, Button, Group, Paper, Stack, Text, Title } from '@mantine/core';
 import { IconDownload } from '@tabler/icons-react';
 import { Trans, useLingui } from '@lingui/react/macro';
 import { Link } from 'wouter';
@@ -21,6 +21,24 @@ export function Fields({ rows, testId }: { rows: Array<[label: string, value: Re
         </div>
       ))}
     </dl>
+  );
+}
+
+/** The top of a page under Digital identity: the way back to it, where this page is, its title. */
+export function IdentityPageHeading({ crumb, title }: { crumb: string; title: ReactNode }) {
+  const { t } = useLingui();
+  return (
+    <>
+      <Breadcrumbs>
+        <Anchor component={Link} href="/dashboard/company/identity" size="sm">
+          {t`Digital identity`}
+        </Anchor>
+        <Text size="sm">{crumb}</Text>
+      </Breadcrumbs>
+      <Title order={2} size="h3">
+        {title}
+      </Title>
+    </>
   );
 }
 

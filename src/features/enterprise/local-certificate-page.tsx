@@ -1,15 +1,14 @@
 import { useRef, useState } from 'react';
-import { Alert, Anchor, Badge, Breadcrumbs, Button, FileInput, Group, Loader, Paper, PasswordInput, Stack, Text, Title } from '@mantine/core';
+import { Alert, Badge, Button, FileInput, Group, Loader, Paper, PasswordInput, Stack, Text, Title } from '@mantine/core';
 import { IconCertificate, IconFileSearch, IconKey, IconLock } from '@tabler/icons-react';
 import type { MessageDescriptor } from '@lingui/core';
 import { msg } from '@lingui/core/macro';
 import { Trans, useLingui } from '@lingui/react/macro';
-import { Link } from 'wouter';
 import { useConfig } from '@/config/config-atom.ts';
 import { notifyError } from '@/api/error-messages.ts';
 import { keysWorker } from '../../../workers/keys/keys-service.ts';
 import type { LocalCertificate, LocalItem, LocalKey, TrustMaterial } from '../../../workers/keys/keys.worker.ts';
-import { Fields, pairs } from './certificate-view.tsx';
+import { Fields, IdentityPageHeading, pairs } from './certificate-view.tsx';
 import { Copyable } from '@/components/copyable.tsx';
 import { fetchCrl, fetchPkiCa, keyErrorText } from './enterprise-keys-api.ts';
 import { REVOCATION_REASON_LABELS } from './key-labels.ts';
@@ -192,15 +191,7 @@ export function LocalCertificatePage() {
   const certificates = (items ?? []).filter((i): i is LocalCertificate => i.kind === 'certificate');
   return (
     <Stack gap="md" maw={960}>
-      <Breadcrumbs>
-        <Anchor component={Link} href="/dashboard/company/identity" size="sm">
-          {t`Digital identity`}
-        </Anchor>
-        <Text size="sm">{t`Check a local file`}</Text>
-      </Breadcrumbs>
-      <Title order={2} size="h3">
-        <Trans>Check a certificate or key file</Trans>
-      </Title>
+      <IdentityPageHeading crumb={t`Check a local file`} title={<Trans>Check a certificate or key file</Trans>} />
       <Paper withBorder radius="md" p={{ base: 'md', sm: 'lg' }}>
         <Stack gap="sm">
           <Text size="sm" c="dimmed">
