@@ -1,13 +1,12 @@
-import { useEffect, useRef, useState } from 'react';
+import { useState } from 'react';
 import { Alert, Button, Code, FileInput, Group, Loader, Paper, PasswordInput, SimpleGrid, Stack, Text, Title } from '@mantine/core';
 import { useForm } from '@mantine/form';
-import { notifications } from '@mantine/notifications';
 import { IconDownload, IconSignature } from '@tabler/icons-react';
 import { Trans, useLingui } from '@lingui/react/macro';
 import { applyRuleVerdicts } from '@/components/form-rules.ts';
 import { applyServerErrors } from '@/api/apply-server-errors.ts';
-import { WorkProgress, type WorkProgressValue } from '@/components/progress/work-progress.tsx';
-import { hashFile } from '../../../workers/hash/hash-service.ts';
+import { WorkProgress } from '@/components/progress/work-progress.tsx';
+import { useFileHash } from '@/components/progress/use-file-hash.ts';
 import { keysWorker } from '../../../workers/keys/keys-service.ts';
 import type { CertificateDto } from '../../../core/enterprise-keys.ts';
 import { base64Of, fileSafe, keyErrorText, reportSignature, startKeyUsage } from './enterprise-keys-api.ts';
@@ -27,11 +26,9 @@ type Signed = { fileName: string; digest: string; signature: Uint8Array; certifi
 export function SignFilePanel({ enterpriseName, onSigned }: { enterpriseName: string; onSigned: () => void }) {
   const { t, i18n } = useLingui();
   const form = useForm<{ file: File | null; passphrase: string }>({ mode: 'controlled', initialValues: { file: null, passphrase: '' } });
-  const [progress, setProgress] = useState<WorkProgressValue | null>(null);
+  const { progress, hash, cancel } = useFileHash(t`Cancelled, nothing was signed`);
   const [isSigning, setIsSigning] = useState(false);
   const [signed, setSigned] = useState<Signed | null>(null);
-  const abort = useRef<AbortController | null>(null);
-  useEffect(() => () => abort.current?.abort(), []);
 
   const downloadSignature = (s: Signed) => saveFile(`${s.fileName}.sig`, s.signature.slice(), 'application/octet-stream');
   const downloadCertificate = (s: Signed) => saveFile(`${fileSafe(enterpriseName)}-${s.certificate.serial_number.slice(0, 12)}.pem`, s.certificate.pem, 'application/x-pem-file');
@@ -41,21 +38,8 @@ export function SignFilePanel({ enterpriseName, onSigned }: { enterpriseName: st
     if (!isValid || !values.file) return;
     const file = values.file;
     setSigned(null);
-    const controller = new AbortController();
-    abort.current = controller;
-    setProgress({ bytes: 0, totalBytes: file.size, mbPerSecond: 0, secondsLeft: null });
-    let hashed: { hash: string; identity: string };
-    try {
-      hashed = await hashFile(file, { signal: controller.signal, onProgress: setProgress });
-    } catch (error) {
-      setProgress(null);
-      if ((error as Error)?.name === 'AbortError') notifications.show({ color: 'gray', message: t`Cancelled, nothing was signed` });
-      else notifications.show({ color: 'red', message: t`The file could not be read` });
-      return;
-    } finally {
-      abort.current = null;
-    }
-    setProgress(null);
+    const hashed = await hash(file);
+    if (!hashed) return;
     setIsSigning(true);
     try {
       const usage = await startKeyUsage({ file_hash: hashed.identity, file_name: file.name, file_size: file.size });
@@ -104,7 +88,7 @@ export function SignFilePanel({ enterpriseName, onSigned }: { enterpriseName: st
           />
           <PasswordInput label={t`Key passphrase`} required autoComplete="off" disabled={isBusy} {...form.getInputProps('passphrase')} data-testid="sign-passphrase" />
         </SimpleGrid>
-        {progress && <WorkProgress label={t`Fingerprinting ${form.values.file?.name ?? ''}`} value={progress} onCancel={() => abort.current?.abort()} />}
+        {progress && <WorkProgress label={t`Fingerprinting ${form.values.file?.name ?? ''}`} value={progress} onCancel={cancel} />}
         {isSigning && (
           <Group gap="xs">
             <Loader size="xs" />

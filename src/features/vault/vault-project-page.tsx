@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useRef, useState } from 'react';
+import { useCallback, useEffect, useState } from 'react';
 import { Alert, Anchor, Button, Card, FileInput, Group, Paper, SimpleGrid, Stack, Text, TextInput, Title } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { notifications } from '@mantine/notifications';
@@ -12,11 +12,11 @@ import { Copyable } from '@/components/copyable.tsx';
 import { ListPager } from '@/components/paged-list.tsx';
 import { applyRuleVerdicts } from '@/components/form-rules.ts';
 import { ProofBadge, useProofPoll } from '@/components/proof-status.tsx';
-import { WorkProgress, type WorkProgressValue } from '@/components/progress/work-progress.tsx';
+import { WorkProgress } from '@/components/progress/work-progress.tsx';
+import { useFileHash } from '@/components/progress/use-file-hash.ts';
 import { formatBytes } from '@/components/progress/format.ts';
 import { useConfig } from '@/config/config-atom.ts';
 import { registrationPrice } from '../../../core/credits.ts';
-import { hashFile } from '../../../workers/hash/hash-service.ts';
 import { checkVaultFileName, type VaultFileDto, type VaultProjectDto } from '../../../core/vault.ts';
 import { downloadProof, fetchFiles, fetchProject, isVaultExpired, registerFile } from './vault-api.ts';
 import { useVaultGate } from './use-vault-gate.ts';
@@ -95,34 +95,20 @@ function RegisterPanel({ project, onRegistered, onVaultExpired }: { project: Vau
   const { t, i18n } = useLingui();
   const config = useConfig();
   const form = useForm<RegisterValues>({ mode: 'controlled', initialValues: { file: null, name: '' } });
-  const [progress, setProgress] = useState<WorkProgressValue | null>(null);
+  const { progress, hash, cancel } = useFileHash(t`Hashing cancelled, nothing was registered`);
   const [isSending, setIsSending] = useState(false);
   /** §8 integrals_not_enough: said beside the form (not in a passing toast), with the way to the credits. */
   const [creditsProblem, setCreditsProblem] = useState<string | null>(null);
-  const abort = useRef<AbortController | null>(null);
-  useEffect(() => () => abort.current?.abort(), []);
   // §9: what the registering member pays; nothing when the deployment does not require credits.
   const cost = registrationPrice(config, 'vault_file');
 
   const onSubmit = form.onSubmit(async (values) => {
     const isValid = applyRuleVerdicts(form, { file: values.file ? null : { text: t`Please choose a file to register` }, name: checkVaultFileName(values.name) }, i18n);
     if (!isValid || !values.file) return;
-    const controller = new AbortController();
-    abort.current = controller;
     const file = values.file;
-    setProgress({ bytes: 0, totalBytes: file.size, mbPerSecond: 0, secondsLeft: null });
-    let identity: string;
-    try {
-      identity = (await hashFile(file, { signal: controller.signal, onProgress: setProgress })).identity;
-    } catch (error) {
-      setProgress(null);
-      if ((error as Error)?.name === 'AbortError') notifications.show({ color: 'gray', message: t`Hashing cancelled, nothing was registered` });
-      else notifications.show({ color: 'red', message: t`The file could not be read` });
-      return;
-    } finally {
-      abort.current = null;
-    }
-    setProgress(null);
+    const hashed = await hash(file);
+    if (!hashed) return;
+    const identity = hashed.identity;
     setIsSending(true);
     setCreditsProblem(null);
     try {
@@ -181,7 +167,7 @@ function RegisterPanel({ project, onRegistered, onVaultExpired }: { project: Vau
             </Anchor>
           </Alert>
         )}
-        {progress && <WorkProgress label={t`Fingerprinting ${form.values.file?.name ?? ''}`} value={progress} onCancel={() => abort.current?.abort()} />}
+        {progress && <WorkProgress label={t`Fingerprinting ${form.values.file?.name ?? ''}`} value={progress} onCancel={cancel} />}
         <Group justify="flex-end">
           <Button type="submit" loading={isSending} disabled={isHashing} data-testid="register-submit">
             {cost > 0 ? <Trans>Register ({cost} credits)</Trans> : <Trans context="register a file on the ledger">Register</Trans>}
