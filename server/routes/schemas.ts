@@ -4,6 +4,22 @@ export const code = { type: 'string', maxLength: 16 } as const;
 export const password = { type: 'string', maxLength: 128 } as const;
 export const name = { type: 'string', maxLength: 64 } as const;
 
+/** A string of at most `max` characters; the §5 rules check the rest and answer on the field. */
+export const text = (max: number) => ({ type: 'string', maxLength: max }) as const;
+
+/** A path parameter that is a row id (a whole number from 1). */
+export const idParam = (name: string) => ({ type: 'object', properties: { [name]: { type: 'integer', minimum: 1 } }, required: [name] }) as const;
+
+/** §7 paging of a list: page from 1, at most 100 a page. */
+export const paging = { page: { type: 'integer', minimum: 1 }, page_size: { type: 'integer', minimum: 1, maximum: 100 } } as const;
+
+/** The page asked for, its size (`defaultSize`, the deployment's tablePageSize, when not given) and the rows before it. */
+export function pageOf(query: { page?: number; page_size?: number }, defaultSize: number): { page: number; size: number; offset: number } {
+  const page = query.page ?? 1;
+  const size = query.page_size ?? defaultSize;
+  return { page, size, offset: (page - 1) * size };
+}
+
 export function body(properties: Record<string, unknown>, required: string[]) {
   return { type: 'object', properties, required, additionalProperties: false } as const;
 }

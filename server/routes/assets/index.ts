@@ -22,7 +22,7 @@ import { ApiError, fail } from '../../errors.ts';
 import type { MemberContext } from '../../plugins/enterprises.ts';
 import { chargeRegistration } from '../../services/credits.ts';
 import { ASSET_COLUMNS, assetDto, seesAllAssets, visibleAssets, type AssetRow, type AssetViewer } from '../../services/assets.ts';
-import { body } from '../schemas.ts';
+import { body, pageOf, paging } from '../schemas.ts';
 
 type AssetContext = MemberContext & { viewer: AssetViewer };
 
@@ -40,8 +40,7 @@ const registerFields = {
 const listQuery = {
   type: 'object',
   properties: {
-    page: { type: 'integer', minimum: 1 },
-    page_size: { type: 'integer', minimum: 1, maximum: 100 },
+    ...paging,
     // §7: array parameters repeat the key (type=1&type=3); one value arrives as an array too.
     type: { type: 'array', maxItems: ASSET_TYPE_VALUES.length, items: { type: 'integer', enum: [...ASSET_TYPE_VALUES] } },
     proof_status: { type: 'string', enum: [...PROOF_FILTERS] },
@@ -175,8 +174,7 @@ export default async function assetRoutes(app: FastifyInstance) {
   app.get<{ Querystring: AssetListQuery & { type?: number[] } }>('/api/v1/assets', { schema: { querystring: listQuery } }, async (request) => {
     const m = await memberOf(request);
     const query = request.query;
-    const page = query.page ?? 1;
-    const size = query.page_size ?? config.tablePageSize;
+    const { page, size, offset } = pageOf(query, config.tablePageSize);
     let q = rowsOf(m);
     if (query.type?.length) q = q.where('a.type', 'in', query.type);
     if (query.proof_status === 'generated') q = q.where('pr.status', '>=', PROOF_STATUS.generated);
@@ -203,7 +201,7 @@ export default async function assetRoutes(app: FastifyInstance) {
       .orderBy(column, order)
       .orderBy('a.id', order)
       .limit(size)
-      .offset((page - 1) * size)
+      .offset(offset)
       .execute()) as AssetRow[];
     const data: AssetPage = { items: rows.map(assetDto), page, page_size: size, total: Number(total.n), sees_all: seesAllAssets(m.viewer) };
     return { data };

@@ -28,11 +28,9 @@ import {
   transferCredits,
   type MovementFilter,
 } from '../../services/credits.ts';
-import { body } from '../schemas.ts';
+import { body, idParam, pageOf, paging } from '../schemas.ts';
 import type { Paged } from '../../../core/api-types.ts';
 
-const idParam = (name: string) => ({ type: 'object', properties: { [name]: { type: 'integer', minimum: 1 } }, required: [name] }) as const;
-const paging = { page: { type: 'integer', minimum: 1 }, page_size: { type: 'integer', minimum: 1, maximum: 100 } } as const;
 const time = { type: 'integer', minimum: 0, maximum: 8_640_000_000_000_000 } as const;
 // Amounts are checked by checkCreditAmount (one rule and one message for every way of getting them wrong).
 const amount = { anyOf: [{ type: 'string', maxLength: 20 }, { type: 'number' }] } as const;
@@ -53,9 +51,6 @@ function checkAmount(value: unknown): number {
 export default async function creditRoutes(app: FastifyInstance) {
   const { db, config } = app;
 
-  function pageOf(query: { page?: number; page_size?: number }) {
-    return { page: query.page ?? 1, size: query.page_size ?? config.tablePageSize };
-  }
 
   /** GET /credits/summary: §3 available and consumed credits, prices; the pool and totals for §6 viewers. */
   app.get('/api/v1/credits/summary', async (request) => {
@@ -97,7 +92,7 @@ export default async function creditRoutes(app: FastifyInstance) {
         filter.userId = m.user.id;
       }
       if (filter.from !== undefined && filter.to !== undefined && filter.from >= filter.to) fail('invalid_param', 'to');
-      return { data: await listMovements(db, m.enterprise.id, filter, pageOf(q)) };
+      return { data: await listMovements(db, m.enterprise.id, filter, pageOf(q, config.tablePageSize)) };
     },
   );
 
@@ -107,7 +102,7 @@ export default async function creditRoutes(app: FastifyInstance) {
     { schema: { querystring: { type: 'object', properties: { ...paging, keyword: { type: 'string', maxLength: 60 } } } } },
     async (request) => {
       const m = await app.requireMember(request, 'viewer');
-      const { page, size } = pageOf(request.query);
+      const { page, size } = pageOf(request.query, config.tablePageSize);
       const keyword = (request.query.keyword ?? '').trim();
       let q = db
         .selectFrom('employees')
@@ -165,7 +160,7 @@ export default async function creditRoutes(app: FastifyInstance) {
     { schema: { querystring: { type: 'object', properties: { ...paging, status: { type: 'integer', minimum: 1, maximum: 4 } } } } },
     async (request) => {
       const m = await app.requireMember(request, 'viewer');
-      return { data: await listOrders(db, m.enterprise.id, { status: request.query.status, ...pageOf(request.query) }) };
+      return { data: await listOrders(db, m.enterprise.id, { status: request.query.status, ...pageOf(request.query, config.tablePageSize) }) };
     },
   );
 

@@ -44,11 +44,9 @@ import {
   revokeCertificates,
   writeKeyLog,
 } from '../../services/enterprise-keys.ts';
-import { body } from '../schemas.ts';
+import { body, idParam, text } from '../schemas.ts';
 
-const idParam = (name: string) => ({ type: 'object', properties: { [name]: { type: 'integer', minimum: 1 } }, required: [name] }) as const;
 const paging = { page: { type: 'integer', minimum: 1, default: 1 }, page_size: { type: 'integer', minimum: 1, maximum: 100, default: 10 } } as const;
-const text = (max: number) => ({ type: 'string', maxLength: max }) as const;
 /** Encrypted P-256 PKCS#8 PEMs are about 400 characters; requests about 600. */
 const PEM_MAX = 4096;
 const PURGE_EVERY_MS = 60 * 60 * 1000;

@@ -21,11 +21,10 @@ import { hashPassword } from '../../services/passwords.ts';
 import { companyState, insertEnterprise, isLockedOut, uniqueInvitationCode, type LicenceInput } from '../../services/enterprises.ts';
 import { findUserByPhone, pickIconColor, toUserDto, type UserRow } from '../../services/users.ts';
 import { ownsFile } from '../files/index.ts';
-import { body, envelope, userDto } from '../schemas.ts';
+import { body, envelope, text, userDto } from '../schemas.ts';
 import { applicationFormPdf } from './application-form.ts';
 
 const fileId = { type: 'string', maxLength: 90 } as const;
-const text = (max: number) => ({ type: 'string', maxLength: max }) as const;
 const licenceFields = { name: text(200), license: text(40), legal_person: text(60), license_image_id: fileId };
 const ADD_MEMBER_BATCH_MAX = 500;
 

@@ -20,12 +20,9 @@ import { ApiError, fail } from '../../errors.ts';
 import { forbidden, type MemberContext } from '../../plugins/enterprises.ts';
 import { chargeRegistration } from '../../services/credits.ts';
 import { canWriteProject, seesAllVault, visibleProject, writeVaultLog, type VaultViewer } from '../../services/vault.ts';
-import { body } from '../schemas.ts';
+import { body, idParam, pageOf, paging, text } from '../schemas.ts';
 import type { Paged } from '../../../core/api-types.ts';
 
-const idParam = (name: string) => ({ type: 'object', properties: { [name]: { type: 'integer', minimum: 1 } }, required: [name] }) as const;
-const paging = { page: { type: 'integer', minimum: 1 }, page_size: { type: 'integer', minimum: 1, maximum: 100 } } as const;
-const text = (max: number) => ({ type: 'string', maxLength: max }) as const;
 
 function rule(key: ErrorKey | null, field: string): void {
   if (key) fail(key, field);
@@ -73,11 +70,6 @@ export default async function vaultRoutes(app: FastifyInstance) {
     return project;
   }
 
-  function pageOf(query: { page?: number; page_size?: number }) {
-    const page = query.page ?? 1;
-    const size = query.page_size ?? config.tablePageSize;
-    return { page, size, offset: (page - 1) * size };
-  }
 
   // ---- unlocking -------------------------------------------------------------------------
 
@@ -181,7 +173,7 @@ export default async function vaultRoutes(app: FastifyInstance) {
     { schema: { querystring: { type: 'object', properties: { ...paging, keyword: text(60) } } } },
     async (request) => {
       const v = await requireVault(request);
-      const { page, size, offset } = pageOf(request.query);
+      const { page, size, offset } = pageOf(request.query, config.tablePageSize);
       let q = projectQuery(v);
       const keyword = request.query.keyword?.trim();
       // The same LIKE with an explicit escape character reads alike in SQLite and PostgreSQL.
@@ -327,7 +319,7 @@ export default async function vaultRoutes(app: FastifyInstance) {
     async (request) => {
       const v = await requireVault(request);
       const project = await projectOr404(v, request.params.projectId);
-      const { page, size, offset } = pageOf(request.query);
+      const { page, size, offset } = pageOf(request.query, config.tablePageSize);
       const total = await db.selectFrom('vault_files').select((eb) => eb.fn.countAll<number>().as('n')).where('project_id', '=', project.id).executeTakeFirstOrThrow();
       const rows = await fileQuery().where('f.project_id', '=', project.id).orderBy('f.id', 'desc').limit(size).offset(offset).execute();
       const data: Paged<VaultFileDto> = { items: rows.map(fileDto), page, page_size: size, total: Number(total.n) };
@@ -429,7 +421,7 @@ export default async function vaultRoutes(app: FastifyInstance) {
     { schema: { querystring: { type: 'object', properties: { ...paging, project_id: { type: 'integer', minimum: 1 } } } } },
     async (request) => {
       const v = await requireVault(request);
-      const { page, size, offset } = pageOf(request.query);
+      const { page, size, offset } = pageOf(request.query, config.tablePageSize);
       const enterpriseId = v.employee.enterprise_id;
       let q = db.selectFrom('vault_logs as l').leftJoin('vault_projects as p', 'p.id', 'l.project_id').innerJoin('users as u', 'u.id', 'l.user_id').where('l.enterprise_id', '=', enterpriseId);
       if (request.query.project_id) {
