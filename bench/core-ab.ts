@@ -1,0 +1,155 @@
+/**
+ * npm run bench:core [-- --base <git rev>] [--rounds N] [--mib N] [--no-chromium] [extra.wasm …]
+ *
+ * A/B of SHA-256 cores on data in memory, side by side in one process: our builds in
+ * wasm/build (SIMD and without SIMD), optionally the same builds at another git revision
+ * (--base, read with `git show`, nothing checked out), any extra .wasm files built from
+ * wasm/assembly, and hash-wasm; in Node and in a headless Chromium worker. Every engine goes
+ * through the real bindings (wasm/sha256.ts) and every timed run checks its digest.
+ *
+ * On this shared 2-core machine wall-clock times swing with other people's work, so the rounds
+ * run interleaved in rotated order and medians are reported; in Node each run is also timed by
+ * the process's CPU time (process.cpuUsage), which ignores time spent descheduled and is the
+ * figure to compare under load. The load average is printed before and after. JSON in
+ * bench/results/core-ab-<time>.json.
+ */
+import { execFileSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import fs from 'node:fs';
+import http from 'node:http';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { createSHA256 } from 'hash-wasm';
+import { chromium } from 'playwright-core';
+import { build } from 'vite';
+import { instantiateSha256, type WasmFlavour } from '../wasm/sha256.ts';
+import { fileParts, makeChunk } from './data.ts';
+
+const root = path.dirname(path.dirname(fileURLToPath(import.meta.url)));
+const MiB = 1024 * 1024;
+
+function flag(name: string): string | undefined {
+  const at = process.argv.indexOf(`--${name}`);
+  return at >= 0 ? process.argv[at + 1] : undefined;
+}
+const rounds = Number(flag('rounds') ?? 9);
+const size = Number(flag('mib') ?? 64) * MiB;
+const base = flag('base');
+const isChromium = !process.argv.includes('--no-chromium');
+const extra = process.argv.slice(2).filter((a) => a.endsWith('.wasm'));
+
+type Engine = { name: string; flavour: WasmFlavour; bytes: Uint8Array<ArrayBuffer> };
+const engines: Engine[] = [];
+for (const flavour of ['simd', 'scalar'] as const) {
+  const file = `wasm/build/sha256-${flavour}.wasm`;
+  if (base) {
+    const rev = execFileSync('git', ['rev-parse', '--short', base], { cwd: root, encoding: 'utf8' }).trim();
+    engines.push({ name: `${rev} ${flavour}`, flavour, bytes: new Uint8Array(execFileSync('git', ['show', `${base}:${file}`], { cwd: root, maxBuffer: 64 * MiB })) });
+  }
+  engines.push({ name: `working tree ${flavour}`, flavour, bytes: new Uint8Array(fs.readFileSync(path.join(root, file))) });
+}
+for (const file of extra) engines.push({ name: path.basename(file), flavour: /scalar/.test(file) ? 'scalar' : 'simd', bytes: new Uint8Array(fs.readFileSync(file)) });
+
+// The bench's deterministic data, fed in 10 MiB pieces as the hashing worker gets its chunks.
+const chunk = makeChunk();
+const data = new Uint8Array(size);
+let at = 0;
+for (const part of fileParts(chunk, size)) {
+  data.set(part, at);
+  at += part.length;
+}
+const expected = createHash('sha256').update(data).digest('hex');
+const PIECE = 10 * MiB;
+
+type Stats = { engine: string; medianMBps: number; bestMBps: number; vsHashWasm: number; runs: number[] };
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[xs.length >> 1]!;
+function summarise(times: Record<string, number[]>): Stats[] {
+  const hw = median(times['hash-wasm']!);
+  return Object.entries(times).map(([engine, runs]) => ({ engine, medianMBps: median(runs), bestMBps: Math.max(...runs), vsHashWasm: median(runs) / hw, runs }));
+}
+function print(title: string, stats: Stats[]) {
+  console.log(title);
+  for (const s of stats) console.log(`  ${s.engine.padEnd(30)} median ${s.medianMBps.toFixed(1).padStart(6)} MB/s  best ${s.bestMBps.toFixed(1).padStart(6)}  ${s.vsHashWasm.toFixed(3)}x hash-wasm`);
+}
+
+async function nodeAb() {
+  const runs: Record<string, () => string> = {};
+  for (const e of engines) {
+    const sha = await instantiateSha256(await WebAssembly.compile(e.bytes), e.flavour);
+    const s = sha.stream();
+    runs[e.name] = () => {
+      s.init();
+      for (let o = 0; o < size; o += PIECE) s.update(data.subarray(o, o + PIECE));
+      return s.digestHex();
+    };
+  }
+  const hw = await createSHA256();
+  runs['hash-wasm'] = () => {
+    hw.init();
+    for (let o = 0; o < size; o += PIECE) hw.update(data.subarray(o, o + PIECE));
+    return hw.digest('hex');
+  };
+  const names = Object.keys(runs);
+  // Untimed warm-up: V8 tiers every engine up to optimised code first.
+  for (const name of names) for (let i = 0; i < 3; i++) if (runs[name]!() !== expected) throw new Error(`wrong digest: ${name}`);
+  const cpu: Record<string, number[]> = Object.fromEntries(names.map((n) => [n, []]));
+  const wall: Record<string, number[]> = Object.fromEntries(names.map((n) => [n, []]));
+  for (let r = 0; r < rounds; r++) {
+    for (const name of [...names.slice(r % names.length), ...names.slice(0, r % names.length)]) {
+      const c0 = process.cpuUsage();
+      const t0 = performance.now();
+      const hex = runs[name]!();
+      const ms = performance.now() - t0;
+      const c = process.cpuUsage(c0);
+      if (hex !== expected) throw new Error(`wrong digest: ${name}`);
+      wall[name]!.push(size / 1e6 / (ms / 1000));
+      cpu[name]!.push(size / 1e6 / ((c.user + c.system) / 1e6));
+    }
+  }
+  return { cpu: summarise(cpu), wall: summarise(wall) };
+}
+
+async function chromiumAb() {
+  const outDir = path.join(root, 'dist', 'bench-core');
+  await build({ root: path.join(root, 'bench', 'core-ab'), configFile: false, logLevel: 'warn', build: { outDir, emptyOutDir: true, target: 'es2023' }, worker: { format: 'es' } });
+  engines.forEach((e, i) => fs.writeFileSync(path.join(outDir, `engine-${i}.wasm`), e.bytes));
+  const types: Record<string, string> = { '.html': 'text/html', '.js': 'text/javascript', '.wasm': 'application/wasm' };
+  const server = http.createServer((req, res) => {
+    const file = path.join(outDir, decodeURIComponent((req.url ?? '/').split('?')[0]!.replace(/^\/$/, '/index.html')));
+    if (!file.startsWith(outDir) || !fs.existsSync(file)) return void res.writeHead(404).end();
+    res.writeHead(200, { 'content-type': types[path.extname(file)] ?? 'application/octet-stream' });
+    fs.createReadStream(file).pipe(res);
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  const browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', args: ['--no-sandbox', '--disable-gpu'] });
+  try {
+    const page = await browser.newPage();
+    await page.goto(`http://127.0.0.1:${(server.address() as { port: number }).port}/`);
+    const list = engines.map((e, i) => ({ name: e.name, flavour: e.flavour, url: `/engine-${i}.wasm` }));
+    const result = await page.evaluate(
+      ([l, s, r]) => (window as unknown as { coreAb: (...a: unknown[]) => Promise<{ times: Record<string, number[]>; digests: Record<string, string> }> }).coreAb(l, s, r),
+      [list, size, rounds] as const,
+    );
+    for (const [name, hex] of Object.entries(result.digests)) if (hex !== expected) throw new Error(`wrong digest in Chromium: ${name}`);
+    return { version: browser.version(), wall: summarise(result.times) };
+  } finally {
+    await browser.close();
+    server.close();
+  }
+}
+
+const loadBefore = os.loadavg();
+console.log(`SHA-256 cores A/B, ${size / MiB} MiB in memory, ${rounds} interleaved rounds; ${os.cpus()[0]?.model ?? 'CPU'} × ${os.cpus().length}, Node ${process.version}; load ${loadBefore.map((l) => l.toFixed(2)).join(' ')}`);
+const node = await nodeAb();
+print('Node, CPU time:', node.cpu);
+print('Node, wall clock:', node.wall);
+const browserResult = isChromium ? await chromiumAb() : null;
+if (browserResult) print(`Chromium ${browserResult.version} worker, wall clock:`, browserResult.wall);
+const loadAfter = os.loadavg();
+console.log(`load after: ${loadAfter.map((l) => l.toFixed(2)).join(' ')}`);
+
+fs.mkdirSync(path.join(root, 'bench', 'results'), { recursive: true });
+const out = path.join(root, 'bench', 'results', `core-ab-${new Date().toISOString().replace(/[:.]/g, '-')}.json`);
+fs.writeFileSync(out, JSON.stringify({ size, rounds, base: base ?? null, cpu: os.cpus()[0]?.model, node: process.version, loadBefore, loadAfter, nodeCpu: node.cpu, nodeWall: node.wall, chromium: browserResult }, null, 2));
+console.log(`results: ${path.relative(root, out)}`);
