@@ -8,9 +8,10 @@
  * through the real bindings (wasm/sha256.ts) and every timed run checks its digest.
  *
  * On this shared 2-core machine wall-clock times swing with other people's work, so the rounds
- * run interleaved in rotated order and medians are reported; in Node each run is also timed by
- * the process's CPU time (process.cpuUsage), which ignores time spent descheduled and is the
- * figure to compare under load. The load average is printed before and after. JSON in
+ * run interleaved in rotated order and medians are reported; each run is also timed by CPU
+ * time (in Node process.cpuUsage()), which ignores time spent descheduled and is the
+ * figure to compare under load; in Chromium the CPU time of the renderer's threads is read
+ * from /proc around each run (Linux). The load average is printed before and after. JSON in
  * bench/results/core-ab-<time>.json.
  */
 import { execFileSync } from 'node:child_process';
@@ -110,6 +111,42 @@ async function nodeAb() {
   return { cpu: summarise(cpu), wall: summarise(wall) };
 }
 
+/**
+ * CPU time of the Chromium renderer processes below process `ancestor` (ours: not other people's
+ * browsers), every thread, in ns, from /proc/<pid>/task/<tid>/schedstat:
+ * the worker thread hashes while the page waits, so the difference over one run is that run's
+ * CPU time, as process.cpuUsage() gives in Node. Null where /proc has no schedstat.
+ */
+function rendererCpuNs(ancestor: number): number | null {
+  if (!fs.existsSync(`/proc/${ancestor}/task`)) return null;
+  const children = new Map<number, number[]>();
+  for (const entry of fs.readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const stat = fs.readFileSync(`/proc/${entry}/stat`, 'utf8');
+      const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+      children.set(ppid, [...(children.get(ppid) ?? []), Number(entry)]);
+    } catch {
+      // The process ended while we looked.
+    }
+  }
+  let total = 0;
+  const visit = (pid: number) => {
+    for (const child of children.get(pid) ?? []) {
+      try {
+        if (fs.readFileSync(`/proc/${child}/cmdline`, 'utf8').includes('--type=renderer')) {
+          for (const tid of fs.readdirSync(`/proc/${child}/task`)) total += Number(fs.readFileSync(`/proc/${child}/task/${tid}/schedstat`, 'utf8').split(' ')[0]);
+        }
+      } catch {
+        // The process or thread ended while we looked.
+      }
+      visit(child);
+    }
+  };
+  visit(ancestor);
+  return total;
+}
+
 async function chromiumAb() {
   const outDir = path.join(root, 'dist', 'bench-core');
   await build({ root: path.join(root, 'bench', 'core-ab'), configFile: false, logLevel: 'warn', build: { outDir, emptyOutDir: true, target: 'es2023' }, worker: { format: 'es' } });
@@ -123,16 +160,27 @@ async function chromiumAb() {
   });
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
   const browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', args: ['--no-sandbox', '--disable-gpu'] });
+  type CoreAbPage = { coreAb: { setup(e: unknown, s: number): Promise<Record<string, string>>; run(n: string): Promise<{ ms: number; hex: string }> } };
   try {
     const page = await browser.newPage();
     await page.goto(`http://127.0.0.1:${(server.address() as { port: number }).port}/`);
     const list = engines.map((e, i) => ({ name: e.name, flavour: e.flavour, url: `/engine-${i}.wasm` }));
-    const result = await page.evaluate(
-      ([l, s, r]) => (window as unknown as { coreAb: (...a: unknown[]) => Promise<{ times: Record<string, number[]>; digests: Record<string, string> }> }).coreAb(l, s, r),
-      [list, size, rounds] as const,
-    );
-    for (const [name, hex] of Object.entries(result.digests)) if (hex !== expected) throw new Error(`wrong digest in Chromium: ${name}`);
-    return { version: browser.version(), wall: summarise(result.times) };
+    const digests = await page.evaluate(([l, s]) => (window as unknown as CoreAbPage).coreAb.setup(l, s), [list, size] as const);
+    for (const [name, hex] of Object.entries(digests)) if (hex !== expected) throw new Error(`wrong digest in Chromium: ${name}`);
+    const names = Object.keys(digests);
+    const cpu: Record<string, number[]> = Object.fromEntries(names.map((n) => [n, []]));
+    const wall: Record<string, number[]> = Object.fromEntries(names.map((n) => [n, []]));
+    for (let r = 0; r < rounds; r++) {
+      for (const name of [...names.slice(r % names.length), ...names.slice(0, r % names.length)]) {
+        const c0 = rendererCpuNs(process.pid);
+        const { ms, hex } = await page.evaluate((n) => (window as unknown as CoreAbPage).coreAb.run(n), name);
+        const c1 = rendererCpuNs(process.pid);
+        if (hex !== expected) throw new Error(`wrong digest in Chromium: ${name}`);
+        wall[name]!.push(size / 1e6 / (ms / 1000));
+        if (c0 !== null && c1 !== null) cpu[name]!.push(size / 1e6 / ((c1 - c0) / 1e9));
+      }
+    }
+    return { version: browser.version(), wall: summarise(wall), cpu: cpu[names[0]!]!.length ? summarise(cpu) : null };
   } finally {
     await browser.close();
     server.close();
@@ -145,6 +193,7 @@ const node = await nodeAb();
 print('Node, CPU time:', node.cpu);
 print('Node, wall clock:', node.wall);
 const browserResult = isChromium ? await chromiumAb() : null;
+if (browserResult?.cpu) print(`Chromium ${browserResult.version} worker, renderer CPU time:`, browserResult.cpu);
 if (browserResult) print(`Chromium ${browserResult.version} worker, wall clock:`, browserResult.wall);
 const loadAfter = os.loadavg();
 console.log(`load after: ${loadAfter.map((l) => l.toFixed(2)).join(' ')}`);

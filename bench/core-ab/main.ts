@@ -1,7 +1,9 @@
 import { wrap } from 'comlink';
-import type { CoreAbWorkerApi, CoreAbEngine } from './worker.ts';
+import type { CoreAbEngine, CoreAbWorkerApi } from './worker.ts';
 
+/** Driven by bench/core-ab.ts through Playwright: window.coreAb.setup(…), then window.coreAb.run(name) per timed run. */
 const worker = wrap<CoreAbWorkerApi>(new Worker(new URL('./worker.ts', import.meta.url), { type: 'module' }));
-
-/** Called by bench/core-ab.ts through Playwright: runs the A/B in one worker. */
-(window as unknown as { coreAb: CoreAbWorkerApi['run'] }).coreAb = (engines: CoreAbEngine[], size: number, rounds: number) => worker.run(engines, size, rounds);
+(window as unknown as { coreAb: unknown }).coreAb = {
+  setup: (engines: CoreAbEngine[], size: number) => worker.setup(engines, size),
+  run: (name: string) => worker.run(name),
+};
