@@ -1,5 +1,5 @@
 /**
- * npm run bench:core [-- --base <git rev>] [--rounds N] [--mib N] [--no-chromium] [extra.wasm …]
+ * npm run bench:core [-- --base <git rev>] [--rounds N] [--mib N] [--no-node] [--no-chromium] [extra.wasm …]
  *
  * A/B of SHA-256 cores on data in memory, side by side in one process: our builds in
  * wasm/build (SIMD and without SIMD), optionally the same builds at another git revision
@@ -38,6 +38,7 @@ const rounds = Number(flag('rounds') ?? 9);
 const size = Number(flag('mib') ?? 64) * MiB;
 const base = flag('base');
 const isChromium = !process.argv.includes('--no-chromium');
+const isNode = !process.argv.includes('--no-node');
 const extra = process.argv.slice(2).filter((a) => a.endsWith('.wasm'));
 
 type Engine = { name: string; flavour: WasmFlavour; bytes: Uint8Array<ArrayBuffer> };
@@ -189,9 +190,9 @@ async function chromiumAb() {
 
 const loadBefore = os.loadavg();
 console.log(`SHA-256 cores A/B, ${size / MiB} MiB in memory, ${rounds} interleaved rounds; ${os.cpus()[0]?.model ?? 'CPU'} × ${os.cpus().length}, Node ${process.version}; load ${loadBefore.map((l) => l.toFixed(2)).join(' ')}`);
-const node = await nodeAb();
-print('Node, CPU time:', node.cpu);
-print('Node, wall clock:', node.wall);
+const node = isNode ? await nodeAb() : null;
+if (node) print('Node, CPU time:', node.cpu);
+if (node) print('Node, wall clock:', node.wall);
 const browserResult = isChromium ? await chromiumAb() : null;
 if (browserResult?.cpu) print(`Chromium ${browserResult.version} worker, renderer CPU time:`, browserResult.cpu);
 if (browserResult) print(`Chromium ${browserResult.version} worker, wall clock:`, browserResult.wall);
@@ -200,5 +201,5 @@ console.log(`load after: ${loadAfter.map((l) => l.toFixed(2)).join(' ')}`);
 
 fs.mkdirSync(path.join(root, 'bench', 'results'), { recursive: true });
 const out = path.join(root, 'bench', 'results', `core-ab-${new Date().toISOString().replace(/[:.]/g, '-')}.json`);
-fs.writeFileSync(out, JSON.stringify({ size, rounds, base: base ?? null, cpu: os.cpus()[0]?.model, node: process.version, loadBefore, loadAfter, nodeCpu: node.cpu, nodeWall: node.wall, chromium: browserResult }, null, 2));
+fs.writeFileSync(out, JSON.stringify({ size, rounds, base: base ?? null, cpu: os.cpus()[0]?.model, node: process.version, loadBefore, loadAfter, nodeCpu: node?.cpu ?? null, nodeWall: node?.wall ?? null, chromium: browserResult }, null, 2));
 console.log(`results: ${path.relative(root, out)}`);
