@@ -139,9 +139,11 @@ async function browserSuite(): Promise<Record<string, unknown>> {
         ['hashWasmPipeline', 'hash-wasm, same pipeline (best use)', true],
         ['hashWasmNaive', 'hash-wasm, one worker reads+hashes', true],
         ['webCryptoOneShot', 'WebCrypto one-shot (whole file)', true],
-        // BENCH_PIPELINE_VARIANTS=1: our pipeline with other chunk sizes (MiB) and in-flight counts, side by side.
+        // BENCH_PIPELINE_VARIANTS=1: our pipeline with other chunk sizes (MiB), in-flight counts and Blob reads at once, side by side.
         ...(process.env.BENCH_PIPELINE_VARIANTS
-          ? ([[4, 3], [10, 2], [10, 4], [16, 3]] as const).map(([mib, n]) => [`oursTuned:${mib}:${n}`, `provena pipeline ${mib} MiB × ${n} in flight`, true] as [string, string, boolean])
+          ? ([[10, 3, 1], [10, 3, 3], [4, 3, 2], [10, 2, 2], [10, 4, 2], [16, 3, 2]] as const).map(
+              ([mib, n, reads]) => [`oursTuned:${mib}:${n}:${reads}`, `provena pipeline ${mib} MiB × ${n}, ${reads} read${reads > 1 ? 's' : ''}`, true] as [string, string, boolean],
+            )
           : []),
       ];
       // Interleaved: each repeat runs every engine once, in a rotated order, and the best run of each counts,

@@ -70,9 +70,9 @@ const bench = {
     const { result, longTasks } = await withLongTasks(() => timed(async () => (await hashFile(file)).hash.slice(2)));
     return { ...result, longTasks };
   },
-  async oursTuned(size: number, chunkMiB: number, inFlight: number) {
+  async oursTuned(size: number, chunkMiB: number, inFlight: number, readsAhead: number) {
     const file = makeFile(size);
-    return timed(async () => (await hashFile(file, { engine: 'provena', chunkBytes: chunkMiB * 1024 * 1024, inFlight })).hash.slice(2));
+    return timed(async () => (await hashFile(file, { engine: 'provena', chunkBytes: chunkMiB * 1024 * 1024, inFlight, readsAhead })).hash.slice(2));
   },
   async hashWasmPipeline(size: number) {
     const file = makeFile(size);
