@@ -12,9 +12,9 @@ function norm(v: Float32Array, i: number): number {
   return Math.hypot(v[3 * i], v[3 * i + 1], v[3 * i + 2]);
 }
 
-describe('layout wasm: forces', () => {
+describe.each(['simd', 'scalar'] as const)('layout wasm (%s build): forces', (flavour) => {
   it('octree repulsion matches the exact O(n²) force when every cell is opened', () => {
-    const core = loadLayoutCoreNode();
+    const core = loadLayoutCoreNode(flavour);
     const graph: LayoutGraph = { count: 300, links: new Uint32Array() };
     core.load(graph, randomPositions(300, 100));
     core.configure({ ...DEFAULT_PHYSICS, theta: 0.001 });
@@ -26,7 +26,7 @@ describe('layout wasm: forces', () => {
   });
 
   it('Barnes-Hut at the layout theta stays within a few percent of the exact force', () => {
-    const core = loadLayoutCoreNode();
+    const core = loadLayoutCoreNode(flavour);
     const count = 2000;
     core.load({ count, links: new Uint32Array() }, randomPositions(count, 200, 9));
     for (const theta of [0.8, DEFAULT_PHYSICS.theta]) {
@@ -45,7 +45,7 @@ describe('layout wasm: forces', () => {
   });
 
   it('springs pull and push along the link: Hooke with ngraph coefficients', () => {
-    const core = loadLayoutCoreNode();
+    const core = loadLayoutCoreNode(flavour);
     core.configure({ ...DEFAULT_PHYSICS, gravity: 0 });
     core.load({ count: 2, links: Uint32Array.of(0, 1) }, Float32Array.of(0, 0, 0, 20, 0, 0));
     const f = core.forcesOf(true);
@@ -56,7 +56,7 @@ describe('layout wasm: forces', () => {
   });
 
   it('two linked bodies come to rest at the spring length', () => {
-    const core = loadLayoutCoreNode();
+    const core = loadLayoutCoreNode(flavour);
     core.configure({ ...DEFAULT_PHYSICS, gravity: 0 });
     core.load({ count: 2, links: Uint32Array.of(0, 1) }, Float32Array.of(0, 0, 0, 37, 4, -3));
     let movement = Infinity;
@@ -67,7 +67,7 @@ describe('layout wasm: forces', () => {
   });
 
   it('coincident bodies are pushed apart instead of producing NaN', () => {
-    const core = loadLayoutCoreNode();
+    const core = loadLayoutCoreNode(flavour);
     core.configure(DEFAULT_PHYSICS);
     core.load({ count: 20, links: new Uint32Array() }, new Float32Array(60));
     for (let k = 0; k < 20; k++) core.step(1);

@@ -22,6 +22,10 @@ type Exports = {
   linkPairs(): number;
   energy(): number;
   cellsUsed(): number;
+  leavesUsed(): number;
+  groupsUsed(): number;
+  interactionCount(): number;
+  configureTree(leafBodies: number, groupBodies: number): void;
   configure(length: number, coefficient: number, gravity: number, theta: number, drag: number, dt: number, centering: number): void;
   computeForces(useTree: number): void;
   step(maxSpeed: number): number;
@@ -76,7 +80,11 @@ export type LayoutCore = {
   /** Forces of the current positions, from the octree or exactly (tests). */
   forcesOf(useTree: boolean): Float32Array;
   configure(physics: LayoutPhysics): void;
+  /** Most bodies per octree leaf, and per group (the bodies that share one tree walk and interaction list). */
+  configureTree(leafBodies: number, groupBodies: number): void;
   energy(): number;
+  /** Counters of the last tree force computation. */
+  stats(): { cells: number; leaves: number; groups: number; interactions: number };
 };
 
 export function instantiateLayoutCore(module: WebAssembly.Module): LayoutCore {
@@ -106,6 +114,8 @@ export function instantiateLayoutCore(module: WebAssembly.Module): LayoutCore {
       return new Float32Array(x.memory.buffer, x.forces(), 3 * count).slice();
     },
     energy: () => x.energy(),
+    configureTree: (leafBodies, groupBodies) => x.configureTree(leafBodies, groupBodies),
+    stats: () => ({ cells: x.cellsUsed(), leaves: x.leavesUsed(), groups: x.groupsUsed(), interactions: x.interactionCount() }),
   };
 }
 
