@@ -20,6 +20,7 @@ type Exports = {
   forces(): number;
   masses(): number;
   linkPairs(): number;
+  linkWeights(): number;
   energy(): number;
   cellsUsed(): number;
   leavesUsed(): number;
@@ -43,6 +44,8 @@ export type LayoutPhysics = {
   maxSpeed: number;
   /** Pull towards the origin per unit of mass and distance; 0 (ngraph has none) leaves unlinked nodes adrift. */
   centering: number;
+  /** Body mass is 1 + degree × massPerLink (ngraph: 1/3); it scales repulsion and inertia. */
+  massPerLink: number;
 };
 
 export const DEFAULT_PHYSICS: LayoutPhysics = {
@@ -56,6 +59,7 @@ export const DEFAULT_PHYSICS: LayoutPhysics = {
   timeStep: 0.5,
   maxSpeed: 1,
   centering: 0,
+  massPerLink: 1 / 3,
 };
 
 /**
@@ -69,6 +73,10 @@ export type LayoutGraph = {
   count: number;
   /** Flat pairs of node indices [a0, b0, a1, b1, …]. */
   links: Uint32Array;
+  /** Body masses (default 1 + degree × massPerLink, as ngraph); coarse levels carry their clusters' sums. */
+  masses?: Float32Array;
+  /** Spring strength per link as a multiple of springCoefficient (default 1); coarse links carry the number of links they stand for. */
+  weights?: Float32Array;
 };
 
 /** Low-level handle on one instance: one graph at a time in its linear memory. */
@@ -91,8 +99,10 @@ export function instantiateLayoutCore(module: WebAssembly.Module): LayoutCore {
   const instance = new WebAssembly.Instance(module, { env: { abort: () => { throw new Error('layout wasm abort'); } } });
   const x = instance.exports as unknown as Exports;
   let count = 0;
+  let massPerLink = DEFAULT_PHYSICS.massPerLink;
   return {
     configure(p) {
+      massPerLink = p.massPerLink;
       x.configure(p.springLength, p.springCoefficient, p.gravity, p.theta, p.dragCoefficient, p.timeStep, p.centering);
     },
     load(graph, positions) {
@@ -102,10 +112,12 @@ export function instantiateLayoutCore(module: WebAssembly.Module): LayoutCore {
       const buffer = x.memory.buffer;
       new Float32Array(buffer, x.positions(), 3 * count).set(positions.subarray(0, 3 * count));
       new Uint32Array(buffer, x.linkPairs(), 2 * m).set(graph.links);
-      const degree = new Uint32Array(count);
-      for (let i = 0; i < graph.links.length; i++) degree[graph.links[i]]++;
+      const weights = new Float32Array(buffer, x.linkWeights(), m);
+      if (graph.weights) weights.set(graph.weights.subarray(0, m));
+      else weights.fill(1);
       const mass = new Float32Array(buffer, x.masses(), count);
-      for (let i = 0; i < count; i++) mass[i] = 1 + degree[i] / 3;
+      if (graph.masses) mass.set(graph.masses.subarray(0, count));
+      else mass.set(bodyMasses(graph, massPerLink));
     },
     step: (maxSpeed) => x.step(maxSpeed),
     positionsView: () => new Float32Array(x.memory.buffer, x.positions(), 3 * count),
@@ -123,6 +135,14 @@ export function instantiateLayoutCore(module: WebAssembly.Module): LayoutCore {
 // Coarsening
 
 type Level = { graph: LayoutGraph; /** parent cluster of each node in the next coarser level */ parent: Uint32Array | null };
+
+/** ngraph's body mass: 1 + degree × massPerLink (1/3 in ngraph). */
+export function bodyMasses(graph: LayoutGraph, massPerLink: number): Float32Array {
+  const mass = new Float32Array(graph.count);
+  for (let i = 0; i < graph.links.length; i++) mass[graph.links[i]]++;
+  for (let i = 0; i < graph.count; i++) mass[i] = 1 + mass[i] * massPerLink;
+  return mass;
+}
 
 function degrees(graph: LayoutGraph): Uint32Array {
   const d = new Uint32Array(graph.count);
@@ -147,7 +167,7 @@ function adjacency(graph: LayoutGraph, degree: Uint32Array): { start: Uint32Arra
 const MAX_CLUSTER = 4;
 
 /** One coarsening pass; returns null when it no longer shrinks the graph enough. */
-export function coarsen(graph: LayoutGraph): { coarse: LayoutGraph; parent: Uint32Array } | null {
+export function coarsen(graph: LayoutGraph, isWeighted = false, massPerLink = DEFAULT_PHYSICS.massPerLink): { coarse: LayoutGraph; parent: Uint32Array } | null {
   const n = graph.count;
   const degree = degrees(graph);
   const { start, list } = adjacency(graph, degree);
@@ -183,18 +203,137 @@ export function coarsen(graph: LayoutGraph): { coarse: LayoutGraph; parent: Uint
     }
   }
   if (clusters > 0.85 * n) return null;
-  const seen = new Set<number>();
+  // A cluster weighs what its members weigh; a coarse link is as strong as the links it stands for.
+  const fineMass = graph.masses ?? bodyMasses(graph, massPerLink);
+  const masses = new Float32Array(clusters);
+  for (let i = 0; i < n; i++) masses[parent[i]] += fineMass[i];
+  const linkAt = new Map<number, number>();
   const links: number[] = [];
+  const weights: number[] = [];
   for (let e = 0; e < graph.links.length; e += 2) {
     const a = parent[graph.links[e]];
     const b = parent[graph.links[e + 1]];
     if (a === b) continue;
     const key = a < b ? a * clusters + b : b * clusters + a;
-    if (seen.has(key)) continue;
-    seen.add(key);
+    const w = graph.weights ? graph.weights[e >> 1] : 1;
+    const at = linkAt.get(key);
+    if (at !== undefined) {
+      weights[at] += w;
+      continue;
+    }
+    linkAt.set(key, weights.length);
     links.push(a, b);
+    weights.push(w);
   }
-  return { coarse: { count: clusters, links: Uint32Array.from(links) }, parent: Uint32Array.from(parent) };
+  return {
+    coarse: { count: clusters, links: Uint32Array.from(links), masses: isWeighted ? masses : undefined, weights: isWeighted ? Float32Array.from(weights) : undefined },
+    parent: Uint32Array.from(parent),
+  };
+}
+
+/**
+ * Pivot MDS (Brandes & Pich 2006) in 3D: graph distances from k pivots (each the node
+ * farthest from the pivots so far), double-centred, and the three leading eigenvectors
+ * of the k × k product by orthogonal iteration. Positions approximate graph distances
+ * (in links; multiply by the wanted link length). Nodes in other components than a
+ * pivot's get the largest distance + 1 from it.
+ */
+export function pivotMds(graph: LayoutGraph, pivots: number, random: () => number): Float32Array {
+  const n = graph.count;
+  const k = Math.max(1, Math.min(n, pivots));
+  const degree = degrees(graph);
+  const { start, list } = adjacency(graph, degree);
+  const c = new Float64Array(n * k);
+  const dist = new Int32Array(n);
+  const nearest = new Int32Array(n).fill(0x7fffffff);
+  const queue = new Uint32Array(n);
+  let pivot = Math.floor(random() * n);
+  for (let p = 0; p < k; p++) {
+    dist.fill(-1);
+    dist[pivot] = 0;
+    let head = 0;
+    let tail = 0;
+    queue[tail++] = pivot;
+    let far = 0;
+    while (head < tail) {
+      const v = queue[head++];
+      far = dist[v];
+      for (let e = start[v]; e < start[v + 1]; e++) {
+        const u = list[e];
+        if (dist[u] < 0) {
+          dist[u] = dist[v] + 1;
+          queue[tail++] = u;
+        }
+      }
+    }
+    let next = 0;
+    for (let i = 0; i < n; i++) {
+      const d = dist[i] < 0 ? far + 1 : dist[i];
+      c[i * k + p] = d * d;
+      if (d < nearest[i]) nearest[i] = d;
+      if (nearest[i] > nearest[next]) next = i;
+    }
+    pivot = next;
+  }
+  // Double centring of the squared distances: c_ip − row mean − column mean + total mean, × −1/2.
+  const colMean = new Float64Array(k);
+  for (let i = 0; i < n; i++) for (let p = 0; p < k; p++) colMean[p] += c[i * k + p] / n;
+  let total = 0;
+  for (let p = 0; p < k; p++) total += colMean[p] / k;
+  for (let i = 0; i < n; i++) {
+    let rowMean = 0;
+    for (let p = 0; p < k; p++) rowMean += c[i * k + p] / k;
+    for (let p = 0; p < k; p++) c[i * k + p] = -0.5 * (c[i * k + p] - rowMean - colMean[p] + total);
+  }
+  // Leading eigenvectors of CᵀC (k × k) by orthogonal iteration.
+  const ctc = new Float64Array(k * k);
+  for (let i = 0; i < n; i++) {
+    for (let a = 0; a < k; a++) {
+      const ca = c[i * k + a];
+      if (ca === 0) continue;
+      for (let b = a; b < k; b++) ctc[a * k + b] += ca * c[i * k + b];
+    }
+  }
+  for (let a = 0; a < k; a++) for (let b = 0; b < a; b++) ctc[a * k + b] = ctc[b * k + a];
+  const dims = Math.min(3, k);
+  let v = Array.from({ length: dims }, () => Float64Array.from({ length: k }, () => random() - 0.5));
+  const lambda = new Float64Array(dims);
+  for (let iteration = 0; iteration < 200; iteration++) {
+    const w = v.map((vec) => {
+      const out = new Float64Array(k);
+      for (let a = 0; a < k; a++) {
+        let sum = 0;
+        for (let b = 0; b < k; b++) sum += ctc[a * k + b] * vec[b];
+        out[a] = sum;
+      }
+      return out;
+    });
+    // Gram–Schmidt.
+    for (let d = 0; d < dims; d++) {
+      for (let e = 0; e < d; e++) {
+        let dot = 0;
+        for (let a = 0; a < k; a++) dot += w[d][a] * w[e][a];
+        for (let a = 0; a < k; a++) w[d][a] -= dot * w[e][a];
+      }
+      let norm = 0;
+      for (let a = 0; a < k; a++) norm += w[d][a] * w[d][a];
+      norm = Math.sqrt(norm);
+      lambda[d] = norm;
+      if (norm > 0) for (let a = 0; a < k; a++) w[d][a] /= norm;
+    }
+    v = w;
+  }
+  // Coordinates: C v_d, scaled by λ^(-1/4) (CᵀC's eigenvalues are squares of B's).
+  const out = new Float32Array(3 * n);
+  for (let d = 0; d < dims; d++) {
+    const scale = lambda[d] > 0 ? 1 / Math.sqrt(Math.sqrt(lambda[d])) : 0;
+    for (let i = 0; i < n; i++) {
+      let sum = 0;
+      for (let a = 0; a < k; a++) sum += c[i * k + a] * v[d][a];
+      out[3 * i + d] = sum * scale;
+    }
+  }
+  return out;
 }
 
 /** Deterministic pseudo-random numbers (mulberry32), so layouts are reproducible. */
@@ -230,29 +369,75 @@ export type LayoutOptions = {
   /** Step caps per level (a level that has not settled by then moves on). */
   maxStepsCoarse?: number;
   maxStepsFine?: number;
+  /** The multilevel schedule (bench/tests tune it; the defaults are measured in bench/README.md). */
+  schedule?: Partial<LayoutSchedule>;
 };
 
-const COARSEST = 300;
-/** Per-step factor of the speed limit's fall at the start of each level. */
-const COOLING = 0.96;
-const TAIL_COOLING = 0.985;
-/** How far a prolonged node starts towards its outside neighbours' clusters. */
-const PULL = 0.25;
-const TAIL_FLOOR = 0.25;
+export type LayoutSchedule = {
+  /** Coarsening stops at this many nodes. */
+  coarsest: number;
+  /** Per-step factor of the speed limit's fall at the start of each level. */
+  cooling: number;
+  /** Past ngraph's speed limit, the slower fall towards tailFloor × that limit. */
+  tailCooling: number;
+  tailFloor: number;
+  /** How far a prolonged node starts towards its outside neighbours' clusters. */
+  pull: number;
+  /** Speed limit at the start of a prolonged level, in spring lengths per unit time. */
+  prolongedSpeed: number;
+  /** Octree leaf and group sizes (wasm/assembly/layout.ts configureTree). */
+  leafBodies: number;
+  groupBodies: number;
+  /** Start of the coarsest level: random in a ball, or pivot MDS (graph distances) with this many pivots. */
+  start: 'random' | 'pivot-mds';
+  mdsPivots: number;
+  /** Link length of the MDS start, in spring lengths; speed limit at its start, in spring lengths per unit time. */
+  mdsScale: number;
+  mdsSpeed: number;
+  /** Coarse nodes weigh their clusters' mass and coarse links their links' count (else every level is a plain graph). */
+  weighted: boolean;
+  /** Prolongation scales positions by the cube root of the growth in node count (else keeps them). */
+  prolongScale: 'cbrt' | 'none';
+  /** Jitter of prolonged nodes in mean coarse link lengths (0: half a spring length). */
+  jitter: number;
+};
+
+export const DEFAULT_SCHEDULE: LayoutSchedule = {
+  coarsest: 300,
+  cooling: 0.96,
+  tailCooling: 0.985,
+  tailFloor: 0.25,
+  pull: 0.25,
+  prolongedSpeed: 0.5,
+  leafBodies: 8,
+  groupBodies: 64,
+  start: 'random',
+  mdsPivots: 50,
+  mdsScale: 1,
+  mdsSpeed: 2,
+  weighted: false,
+  prolongScale: 'cbrt',
+  jitter: 0,
+};
 
 export type Layout = {
   /** Runs steps for up to `budgetMs` (or until settled); returns where it stands. */
   advance(budgetMs: number): LayoutProgress;
   /** True once the finest level is the one being laid out (positions() is meaningful). */
   isAtFinest(): boolean;
-  /** Copy of the finest level's positions (3 floats per node). */
+  /** The graph of the level being laid out (the finest one once isAtFinest()). */
+  levelGraph(): LayoutGraph;
+  /** Copy of the positions of the level being laid out (3 floats per node): the finest level's once isAtFinest(). */
   positions(): Float32Array;
   progress(): LayoutProgress;
 };
 
 export function createLayout(core: LayoutCore, graph: LayoutGraph, options: LayoutOptions = {}): Layout {
   const physics: LayoutPhysics = { ...DEFAULT_PHYSICS, ...options.physics };
+  const schedule: LayoutSchedule = { ...DEFAULT_SCHEDULE, ...options.schedule };
+  const { cooling: COOLING, tailCooling: TAIL_COOLING, tailFloor: TAIL_FLOOR, pull: PULL } = schedule;
   core.configure(physics);
+  core.configureTree(schedule.leafBodies, schedule.groupBodies);
   const random = seededRandom(options.seed ?? 1);
   const maxCoarse = options.maxStepsCoarse ?? 80;
   const maxFine = options.maxStepsFine ?? 600;
@@ -270,8 +455,8 @@ export function createLayout(core: LayoutCore, graph: LayoutGraph, options: Layo
   const levels: Level[] = [{ graph, parent: null }];
   const isWarm = Boolean(options.initial && options.initial.length >= 3 * graph.count);
   if (!isWarm) {
-    while (levels[levels.length - 1].graph.count > COARSEST) {
-      const next = coarsen(levels[levels.length - 1].graph);
+    while (levels[levels.length - 1].graph.count > schedule.coarsest) {
+      const next = coarsen(levels[levels.length - 1].graph, schedule.weighted, physics.massPerLink);
       if (!next) break;
       levels[levels.length - 1].parent = next.parent;
       levels.push({ graph: next.coarse, parent: null });
@@ -299,8 +484,19 @@ export function createLayout(core: LayoutCore, graph: LayoutGraph, options: Layo
     return out;
   }
 
+  function mdsStart(coarsest: LayoutGraph): Float32Array {
+    const out = pivotMds(coarsest, schedule.mdsPivots, random);
+    const scale = physics.springLength * schedule.mdsScale;
+    const jitter = physics.springLength * 0.1;
+    for (let i = 0; i < out.length; i++) out[i] = out[i] * scale + (random() - 0.5) * jitter;
+    return out;
+  }
+
   if (isWarm) core.load(graph, options.initial as Float32Array);
-  else core.load(levels[level].graph, randomStart(levels[level].graph.count));
+  else if (schedule.start === 'pivot-mds') {
+    core.load(levels[level].graph, mdsStart(levels[level].graph));
+    setStartSpeed(physics.springLength * schedule.mdsSpeed);
+  } else core.load(levels[level].graph, randomStart(levels[level].graph.count));
 
   /**
    * Places the nodes of level - 1 at their clusters' positions, each pulled a little
@@ -311,8 +507,16 @@ export function createLayout(core: LayoutCore, graph: LayoutGraph, options: Layo
     const coarsePos = core.positionsView().slice();
     const fine = levels[level - 1];
     const parent = fine.parent as Uint32Array;
-    const scale = Math.cbrt(fine.graph.count / levels[level].graph.count);
-    const jitter = physics.springLength * 0.5;
+    const scale = schedule.prolongScale === 'cbrt' ? Math.cbrt(fine.graph.count / levels[level].graph.count) : 1;
+    const coarseLinks = levels[level].graph.links;
+    let linkSum = 0;
+    for (let e = 0; e < coarseLinks.length; e += 2) {
+      const a = coarseLinks[e];
+      const b = coarseLinks[e + 1];
+      linkSum += Math.hypot(coarsePos[3 * a] - coarsePos[3 * b], coarsePos[3 * a + 1] - coarsePos[3 * b + 1], coarsePos[3 * a + 2] - coarsePos[3 * b + 2]);
+    }
+    const meanLink = coarseLinks.length ? linkSum / (coarseLinks.length / 2) : physics.springLength;
+    const jitter = schedule.jitter > 0 ? schedule.jitter * meanLink * scale : physics.springLength * 0.5;
     const count = fine.graph.count;
     const pull = new Float32Array(3 * count);
     const pulls = new Uint32Array(count);
@@ -341,7 +545,7 @@ export function createLayout(core: LayoutCore, graph: LayoutGraph, options: Layo
     }
     level--;
     steps = 0;
-    setStartSpeed(physics.springLength * 0.5);
+    setStartSpeed(physics.springLength * schedule.prolongedSpeed);
     movement = Infinity;
     core.load(fine.graph, out);
   }
@@ -372,6 +576,7 @@ export function createLayout(core: LayoutCore, graph: LayoutGraph, options: Layo
       return progress();
     },
     isAtFinest: () => level === 0,
+    levelGraph: () => levels[level].graph,
     positions: () => core.positionsView().slice(),
     progress,
   };

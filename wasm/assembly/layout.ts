@@ -19,7 +19,7 @@
 //  4. Springs, then integration with ngraph's drag and a speed limit.
 //
 // Memory (all offsets from __heap_base, 16-byte aligned), set by setup(n, m):
-//   pos f32[3n] | vel f32[3n] | force f32[3n] | mass f32[n] | links u32[2m]
+//   pos f32[3n] | vel f32[3n] | force f32[3n] | mass f32[n] | links u32[2m] | weights f32[m]
 //   code u32[n] | code2 u32[n] | perm u32[n] | perm2 u32[n] | histogram u32[1024]
 //   sx, sy, sz, sm f32[n + 4] | fx, fy, fz f32[n] (sorted order)
 //   cells (CELL_BYTES each)[maxCells] | groups i32[n] | coincident leaves i32[n] | stack i32[STACK]
@@ -60,6 +60,7 @@ let velPtr: usize = 0;
 let forcePtr: usize = 0;
 let massPtr: usize = 0;
 let linksPtr: usize = 0;
+let weightsPtr: usize = 0;
 let codePtr: usize = 0;
 let code2Ptr: usize = 0;
 let permPtr: usize = 0;
@@ -127,6 +128,8 @@ export function setup(bodies: i32, links: i32): i32 {
   at = align16(at + n4);
   linksPtr = at;
   at = align16(at + <usize>(8 * m));
+  weightsPtr = at;
+  at = align16(at + <usize>(4 * m));
   codePtr = at;
   at = align16(at + n4);
   code2Ptr = at;
@@ -191,6 +194,10 @@ export function masses(): usize {
 }
 export function linkPairs(): usize {
   return linksPtr;
+}
+/** Spring strength of each link, a multiple of springCoefficient (1 for a plain link). */
+export function linkWeights(): usize {
+  return weightsPtr;
 }
 export function energy(): f64 {
   return lastEnergy;
@@ -504,9 +511,9 @@ function collect(l: i32): i32 {
     const isAncestor = start <= ls && ls < start + count;
     if (!isAncestor) {
       const x = load<f32>(p, C_X), y = load<f32>(p, C_Y), z = load<f32>(p, C_Z);
-      const dx = max(<f32>0, max(minX - x, x - maxX));
-      const dy = max(<f32>0, max(minY - y, y - maxY));
-      const dz = max(<f32>0, max(minZ - z, z - maxZ));
+      const dx: f32 = x < minX ? minX - x : x > maxX ? x - maxX : 0;
+      const dy: f32 = y < minY ? minY - y : y > maxY ? y - maxY : 0;
+      const dz: f32 = z < minZ ? minZ - z : z > maxZ ? z - maxZ : 0;
       if (load<f32>(p, C_OPEN) < dx * dx + dy * dy + dz * dz) {
         const at = <usize>len << 2;
         store<f32>(lxPtr + at, x);
@@ -549,46 +556,67 @@ function repulsionGroup(l: i32): void {
   const le = ls + load<i32>(lp, C_COUNT);
   const g = gravity;
   interactions += <f64>(len * (le - ls));
-  for (let k = ls; k < le; k++) {
-    const xi = f32At(sxPtr, k), yi = f32At(syPtr, k), zi = f32At(szPtr, k);
-    let fx: f32 = 0, fy: f32 = 0, fz: f32 = 0;
-    if (ASC_FEATURE_SIMD) {
-      const vx = f32x4.splat(xi), vy = f32x4.splat(yi), vz = f32x4.splat(zi);
-      const near = f32x4.splat(NEAR);
-      let ax = f32x4.splat(0), ay = f32x4.splat(0), az = f32x4.splat(0);
+  let k = ls;
+  if (ASC_FEATURE_SIMD) {
+    // Two bodies per pass over the list: each list load serves both.
+    const near = f32x4.splat(NEAR);
+    for (; k + 1 < le; k += 2) {
+      const ax0 = f32x4.splat(f32At(sxPtr, k)), ay0 = f32x4.splat(f32At(syPtr, k)), az0 = f32x4.splat(f32At(szPtr, k));
+      const ax1 = f32x4.splat(f32At(sxPtr, k + 1)), ay1 = f32x4.splat(f32At(syPtr, k + 1)), az1 = f32x4.splat(f32At(szPtr, k + 1));
+      let fx0 = f32x4.splat(0), fy0 = f32x4.splat(0), fz0 = f32x4.splat(0);
+      let fx1 = f32x4.splat(0), fy1 = f32x4.splat(0), fz1 = f32x4.splat(0);
       for (let e = 0; e < len; e += 4) {
         const o = <usize>e << 2;
-        const dx = f32x4.sub(v128.load(lxPtr + o), vx);
-        const dy = f32x4.sub(v128.load(lyPtr + o), vy);
-        const dz = f32x4.sub(v128.load(lzPtr + o), vz);
-        const r2 = f32x4.max(f32x4.add(f32x4.add(f32x4.mul(dx, dx), f32x4.mul(dy, dy)), f32x4.mul(dz, dz)), near);
-        const w = f32x4.div(v128.load(lmPtr + o), f32x4.mul(r2, f32x4.sqrt(r2)));
-        ax = f32x4.add(ax, f32x4.mul(w, dx));
-        ay = f32x4.add(ay, f32x4.mul(w, dy));
-        az = f32x4.add(az, f32x4.mul(w, dz));
+        const lx = v128.load(lxPtr + o), ly = v128.load(lyPtr + o), lz = v128.load(lzPtr + o), lm = v128.load(lmPtr + o);
+        const dx0 = f32x4.sub(lx, ax0), dy0 = f32x4.sub(ly, ay0), dz0 = f32x4.sub(lz, az0);
+        const dx1 = f32x4.sub(lx, ax1), dy1 = f32x4.sub(ly, ay1), dz1 = f32x4.sub(lz, az1);
+        const r0 = f32x4.max(f32x4.add(f32x4.add(f32x4.mul(dx0, dx0), f32x4.mul(dy0, dy0)), f32x4.mul(dz0, dz0)), near);
+        const r1 = f32x4.max(f32x4.add(f32x4.add(f32x4.mul(dx1, dx1), f32x4.mul(dy1, dy1)), f32x4.mul(dz1, dz1)), near);
+        const w0 = f32x4.div(lm, f32x4.mul(r0, f32x4.sqrt(r0)));
+        const w1 = f32x4.div(lm, f32x4.mul(r1, f32x4.sqrt(r1)));
+        fx0 = f32x4.add(fx0, f32x4.mul(w0, dx0));
+        fy0 = f32x4.add(fy0, f32x4.mul(w0, dy0));
+        fz0 = f32x4.add(fz0, f32x4.mul(w0, dz0));
+        fx1 = f32x4.add(fx1, f32x4.mul(w1, dx1));
+        fy1 = f32x4.add(fy1, f32x4.mul(w1, dy1));
+        fz1 = f32x4.add(fz1, f32x4.mul(w1, dz1));
       }
-      fx = f32x4.extract_lane(ax, 0) + f32x4.extract_lane(ax, 1) + f32x4.extract_lane(ax, 2) + f32x4.extract_lane(ax, 3);
-      fy = f32x4.extract_lane(ay, 0) + f32x4.extract_lane(ay, 1) + f32x4.extract_lane(ay, 2) + f32x4.extract_lane(ay, 3);
-      fz = f32x4.extract_lane(az, 0) + f32x4.extract_lane(az, 1) + f32x4.extract_lane(az, 2) + f32x4.extract_lane(az, 3);
-    } else {
-      for (let e = 0; e < len; e++) {
-        const o = <usize>e << 2;
-        const dx = load<f32>(lxPtr + o) - xi;
-        const dy = load<f32>(lyPtr + o) - yi;
-        const dz = load<f32>(lzPtr + o) - zi;
-        const r2 = max(dx * dx + dy * dy + dz * dz, NEAR);
-        const w = load<f32>(lmPtr + o) / (r2 * Mathf.sqrt(r2));
-        fx += w * dx;
-        fy += w * dy;
-        fz += w * dz;
-      }
+      storeForce(k, fx0, fy0, fz0);
+      storeForce(k + 1, fx1, fy1, fz1);
     }
-    const s = g * f32At(smPtr, k);
+  }
+  for (; k < le; k++) {
+    const xi = f32At(sxPtr, k), yi = f32At(syPtr, k), zi = f32At(szPtr, k);
+    let fx: f32 = 0, fy: f32 = 0, fz: f32 = 0;
+    for (let e = 0; e < len; e++) {
+      const o = <usize>e << 2;
+      const dx = load<f32>(lxPtr + o) - xi;
+      const dy = load<f32>(lyPtr + o) - yi;
+      const dz = load<f32>(lzPtr + o) - zi;
+      const r2 = max(dx * dx + dy * dy + dz * dz, NEAR);
+      const w = load<f32>(lmPtr + o) / (r2 * Mathf.sqrt(r2));
+      fx += w * dx;
+      fy += w * dy;
+      fz += w * dz;
+    }
+    const s = gravity * f32At(smPtr, k);
     const o = <usize>k << 2;
     store<f32>(fxPtr + o, s * fx);
     store<f32>(fyPtr + o, s * fy);
     store<f32>(fzPtr + o, s * fz);
   }
+}
+
+@inline function hsum(v: v128): f32 {
+  return f32x4.extract_lane(v, 0) + f32x4.extract_lane(v, 1) + f32x4.extract_lane(v, 2) + f32x4.extract_lane(v, 3);
+}
+
+@inline function storeForce(k: i32, fx: v128, fy: v128, fz: v128): void {
+  const s = gravity * f32At(smPtr, k);
+  const o = <usize>k << 2;
+  store<f32>(fxPtr + o, s * hsum(fx));
+  store<f32>(fyPtr + o, s * hsum(fy));
+  store<f32>(fzPtr + o, s * hsum(fz));
 }
 
 /** Repulsion on every body from the octree, group by group in Morton order, scattered back to body order. */
@@ -644,7 +672,7 @@ function springs(): void {
       dz = -0.007;
       r = Mathf.sqrt(dx * dx + dy * dy + dz * dz);
     }
-    const c = (k * (r - length)) / r;
+    const c = (k * load<f32>(weightsPtr + (<usize>e << 2)) * (r - length)) / r;
     const fa = forcePtr + <usize>(12 * a);
     const fb = forcePtr + <usize>(12 * b);
     store<f32>(fa, load<f32>(fa) + c * dx);
