@@ -1,4 +1,8 @@
 import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
+import { spawn, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { screenshot, tr, useLocale, type Locale } from './support.ts';
 
 /**
@@ -145,6 +149,122 @@ test('score page plays its timeline with every chart and table', async ({ page, 
   // Range: 2 years reloads the snapshots.
   await page.getByText(tr('ja', '2 years'), { exact: true }).click();
   await expect(page.getByTestId('score-week')).not.toHaveText('—');
+});
+
+/** Screen point (page coordinates) of the node the map's label names: the label sits 12 px right of and 12 px above it. */
+async function labelledNodeAt(page: Page): Promise<{ x: number; y: number }> {
+  const box = (await page.getByTestId('asset-map-label').boundingBox())!;
+  return { x: box.x - 12, y: box.y + 12 };
+}
+
+async function canvasCentre(page: Page): Promise<{ x: number; y: number }> {
+  const box = (await page.getByTestId('asset-map-canvas').boundingBox())!;
+  return { x: box.x + box.width / 2, y: box.y + box.height / 2 };
+}
+
+/** Search by full name and Enter: the camera flies to the enterprise, which ends at the canvas centre. */
+async function flyBySearch(page: Page, name: string): Promise<void> {
+  const search = page.getByPlaceholder('enter enterprise name, press Enter');
+  await search.fill(name);
+  await search.press('Enter');
+  await expect(page.getByTestId('asset-map-label')).toHaveText(name);
+  const centre = await canvasCentre(page);
+  await expect.poll(async () => Math.hypot(...Object.values(await labelledNodeAt(page)).map((v, i) => v - [centre.x, centre.y][i])), { timeout: 5000 }).toBeLessThan(3);
+}
+
+async function expectStillOnMap(page: Page): Promise<void> {
+  // Longer than the 500 ms window and a navigation: nothing may open.
+  await page.waitForTimeout(1200);
+  expect(new URL(page.url()).pathname).toBe('/assets');
+}
+
+test('double-click within 500 ms opens the score page of the whitelisted enterprise only (§2, §9)', async ({ browser, page, request }) => {
+  test.setTimeout(240_000);
+  const data = await metric(request);
+  // Enterprises whose full names name no other one (search by name finds exactly them)
+  // and that a click on the canvas centre picks once the camera has flown to them (no
+  // other node in front). The layout is seeded, so the second server below draws the same.
+  const isUnique = (i: number) => data.name[i].length >= 4 && data.name.every((other, j) => j === i || !other.includes(data.name[i]));
+  await openMap(page, 'en');
+  await expect(page.getByTestId('layout-status')).toHaveAttribute('data-settled', 'true', { timeout: 60_000 });
+  const clickable: number[] = [];
+  for (let i = 0; i < data.count && clickable.length < 2; i++) {
+    if (!isUnique(i)) continue;
+    await flyBySearch(page, data.name[i]);
+    await page.waitForTimeout(600);
+    const centre = await canvasCentre(page);
+    await page.mouse.click(centre.x, centre.y);
+    if ((await page.getByTestId('asset-map-label').textContent()) === data.name[i]) clickable.push(i);
+  }
+  expect(clickable).toHaveLength(2);
+  const [whitelisted, other] = clickable;
+
+  // A second server whose deployment configuration whitelists one enterprise (assetMapScoreEnterprise).
+  // The demo data is seeded, so it holds the same enterprises as the main e2e server.
+  const port = Number(process.env.E2E_PORT ?? 8181) + 1000;
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'provena-map-e2e-'));
+  const configFile = path.join(dir, 'provena.json');
+  fs.writeFileSync(configFile, JSON.stringify({ assetMapScoreEnterprise: data.uuid[whitelisted] }));
+  const server: ChildProcess = spawn(process.execPath, ['scripts/e2e-server.ts'], {
+    env: { ...process.env, E2E_PORT: String(port), E2E_NO_BUILD: '1', PROVENA_CONFIG: configFile },
+    stdio: 'ignore',
+  });
+  const baseURL = `http://127.0.0.1:${port}`;
+  const context = await browser.newContext({ baseURL, viewport: { width: 1440, height: 900 } });
+  try {
+    await expect.poll(async () => (await fetch(`${baseURL}/api/health`).catch(() => null))?.status ?? 0, { timeout: 90_000 }).toBe(200);
+    const served = ((await (await fetch(`${baseURL}/score-api/v1/metric?format=columnar`)).json()) as { data: Columns }).data;
+    expect(served.uuid[whitelisted], 'both servers seed the same demo enterprises').toBe(data.uuid[whitelisted]);
+    expect(served.name[other]).toBe(data.name[other]);
+
+    const page = await context.newPage();
+    await openMap(page, 'en');
+    await expect(page.getByTestId('layout-status')).toHaveAttribute('data-settled', 'true', { timeout: 60_000 });
+
+    // Another enterprise: a double-click flies there and names it, and opens nothing.
+    await flyBySearch(page, data.name[other]);
+    await page.waitForTimeout(600);
+    const centre = await canvasCentre(page);
+    await page.mouse.dblclick(centre.x, centre.y);
+    await expect(page.getByTestId('asset-map-label')).toHaveText(data.name[other]);
+    await expectStillOnMap(page);
+
+    // The whitelisted enterprise, moved off the centre by panning (right-drag): the label follows it.
+    await flyBySearch(page, data.name[whitelisted]);
+    await expect(page.getByText(`Open the score of ${data.name[whitelisted]}`)).toBeVisible();
+    await page.mouse.move(centre.x, centre.y);
+    await page.mouse.down({ button: 'right' });
+    await page.mouse.move(centre.x - 220, centre.y + 140, { steps: 10 });
+    await page.mouse.up({ button: 'right' });
+    const away = await labelledNodeAt(page);
+    expect(Math.hypot(away.x - centre.x, away.y - centre.y)).toBeGreaterThan(100);
+    await page.waitForTimeout(600);
+
+    // Two clicks on it more than 500 ms apart: the first flies the camera back to it, neither opens.
+    await page.mouse.click(away.x, away.y);
+    const firstClickAt = Date.now();
+    await expect.poll(async () => {
+      const at = await labelledNodeAt(page);
+      return Math.hypot(at.x - centre.x, at.y - centre.y);
+    }, { timeout: 5000 }).toBeLessThan(3);
+    await expect(page.getByTestId('asset-map-label')).toHaveText(data.name[whitelisted]);
+    await page.waitForTimeout(Math.max(0, 700 - (Date.now() - firstClickAt)));
+    await page.mouse.click(centre.x, centre.y);
+    await expect(page.getByTestId('asset-map-label')).toHaveText(data.name[whitelisted]);
+    await expectStillOnMap(page);
+    await screenshot(page, 'map-whitelisted-en');
+
+    // A double-click on it within 500 ms opens its score page.
+    await page.waitForTimeout(600);
+    await page.mouse.dblclick(centre.x, centre.y);
+    await expect(page).toHaveURL(new RegExp(`/assets/${data.uuid[whitelisted]}$`));
+    await expect(page.getByTestId('score-name')).toHaveText(data.name[whitelisted], { timeout: 20_000 });
+    await screenshot(page, 'map-double-click-score-en');
+  } finally {
+    await context.close();
+    server.kill('SIGTERM');
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
 });
 
 test('map and score at phone width @mobile', async ({ page, request }, testInfo) => {
