@@ -136,3 +136,30 @@ export function checkLayout(graph: LayoutGraph, pos: Float32Array, springLength:
   if (graph.count > 3 && Math.min(...extent) < 0.1 * widest) return `flat: bounding box ${extent.map((x) => x.toFixed(1)).join(' × ')}`;
   return null;
 }
+
+/**
+ * The same graph with node ids (and link order) shuffled. A generator numbers nodes in
+ * the order it grows the graph, which a layout that places each node beside its
+ * lower-numbered neighbours (ngraph's initial placement) replays; real enterprise ids
+ * carry no such order.
+ */
+export function shuffledGraph(graph: LayoutGraph, seed = 11): LayoutGraph {
+  const random = seededRandom(seed);
+  const ids = Uint32Array.from({ length: graph.count }, (_, i) => i);
+  for (let i = graph.count - 1; i > 0; i--) {
+    const j = Math.floor(random() * (i + 1));
+    [ids[i], ids[j]] = [ids[j], ids[i]];
+  }
+  const m = graph.links.length / 2;
+  const order = Uint32Array.from({ length: m }, (_, e) => e);
+  for (let e = m - 1; e > 0; e--) {
+    const j = Math.floor(random() * (e + 1));
+    [order[e], order[j]] = [order[j], order[e]];
+  }
+  const links = new Uint32Array(graph.links.length);
+  for (let e = 0; e < m; e++) {
+    links[2 * e] = ids[graph.links[2 * order[e]]];
+    links[2 * e + 1] = ids[graph.links[2 * order[e] + 1]];
+  }
+  return { count: graph.count, links };
+}

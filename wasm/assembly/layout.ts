@@ -19,11 +19,11 @@
 //  4. Springs, then integration with ngraph's drag and a speed limit.
 //
 // Memory (all offsets from __heap_base, 16-byte aligned), set by setup(n, m):
-//   pos f32[3n] | vel f32[3n] | force f32[3n] | mass f32[n] | links u32[2m] | weights f32[m]
+//   pos f32[3n] | vel f32[3n] | force f32[3n] | mass f32[n] | links u32[2m]
 //   code u32[n] | code2 u32[n] | perm u32[n] | perm2 u32[n] | histogram u32[1024]
 //   sx, sy, sz, sm f32[n + 4] | fx, fy, fz f32[n] (sorted order)
 //   cells (CELL_BYTES each)[maxCells] | groups i32[n] | coincident leaves i32[n] | stack i32[STACK]
-//   list x, y, z, m f32[listCap] (one leaf's interaction list)
+//   list: blocks of 4 entries x[4] y[4] z[4] mass[4] (one group's interaction list)
 
 const CELL_BYTES: i32 = 32;
 // Cell fields (byte offsets): centre of mass (x, y, z; a v128 with the mass), mass,
@@ -60,7 +60,6 @@ let velPtr: usize = 0;
 let forcePtr: usize = 0;
 let massPtr: usize = 0;
 let linksPtr: usize = 0;
-let weightsPtr: usize = 0;
 let codePtr: usize = 0;
 let code2Ptr: usize = 0;
 let permPtr: usize = 0;
@@ -77,10 +76,7 @@ let cellsPtr: usize = 0;
 let groupsPtr: usize = 0;
 let coincidentPtr: usize = 0;
 let stackPtr: usize = 0;
-let lxPtr: usize = 0;
-let lyPtr: usize = 0;
-let lzPtr: usize = 0;
-let lmPtr: usize = 0;
+let listPtr: usize = 0;
 
 let springLength: f32 = 10;
 let springCoefficient: f32 = 0.8;
@@ -128,8 +124,6 @@ export function setup(bodies: i32, links: i32): i32 {
   at = align16(at + n4);
   linksPtr = at;
   at = align16(at + <usize>(8 * m));
-  weightsPtr = at;
-  at = align16(at + <usize>(4 * m));
   codePtr = at;
   at = align16(at + n4);
   code2Ptr = at;
@@ -163,14 +157,9 @@ export function setup(bodies: i32, links: i32): i32 {
   stackPtr = at;
   at = align16(at + <usize>(4 * STACK));
   const l4 = <usize>(4 * listCap);
-  lxPtr = at;
-  at = align16(at + l4);
-  lyPtr = at;
-  at = align16(at + l4);
-  lzPtr = at;
-  at = align16(at + l4);
-  lmPtr = at;
-  at = align16(at + l4);
+  // Blocks of four entries: x[4] y[4] z[4] mass[4] (64 bytes), one v128 load each.
+  listPtr = at;
+  at = align16(at + <usize>(16 * listCap + 64));
   const pages = <i32>((at + 65535) >> 16);
   const have = memory.size();
   if (pages > have) {
@@ -194,10 +183,6 @@ export function masses(): usize {
 }
 export function linkPairs(): usize {
   return linksPtr;
-}
-/** Spring strength of each link, a multiple of springCoefficient (1 for a plain link). */
-export function linkWeights(): usize {
-  return weightsPtr;
 }
 export function energy(): f64 {
   return lastEnergy;
@@ -464,15 +449,23 @@ export function buildTree(): void {
   if (n > 0) buildCell(0, 0, n, 0, rootSize, false);
 }
 
+/** Address of list entry e's x (y, z and mass follow at +16, +32, +48). */
+@inline function entry(e: i32): usize {
+  return listPtr + ((<usize>e >> 2) << 6) + ((<usize>e & 3) << 2);
+}
+
+@inline function appendEntry(e: i32, x: f32, y: f32, z: f32, mass: f32): void {
+  const a = entry(e);
+  store<f32>(a, x);
+  store<f32>(a, y, 16);
+  store<f32>(a, z, 32);
+  store<f32>(a, mass, 48);
+}
+
 @inline function appendBodies(len: i32, start: i32, count: i32): void {
-  // A plain loop: the runs are short, and memory.copy is a call into the engine.
-  const from = <usize>start << 2;
-  const to = <usize>len << 2;
-  for (let k: usize = 0; k < (<usize>count << 2); k += 4) {
-    store<f32>(lxPtr + to + k, load<f32>(sxPtr + from + k));
-    store<f32>(lyPtr + to + k, load<f32>(syPtr + from + k));
-    store<f32>(lzPtr + to + k, load<f32>(szPtr + from + k));
-    store<f32>(lmPtr + to + k, load<f32>(smPtr + from + k));
+  for (let k = 0; k < count; k++) {
+    const from = <usize>(start + k) << 2;
+    appendEntry(len + k, load<f32>(sxPtr + from), load<f32>(syPtr + from), load<f32>(szPtr + from), load<f32>(smPtr + from));
   }
 }
 
@@ -515,11 +508,7 @@ function collect(l: i32): i32 {
       const dy: f32 = y < minY ? minY - y : y > maxY ? y - maxY : 0;
       const dz: f32 = z < minZ ? minZ - z : z > maxZ ? z - maxZ : 0;
       if (load<f32>(p, C_OPEN) < dx * dx + dy * dy + dz * dz) {
-        const at = <usize>len << 2;
-        store<f32>(lxPtr + at, x);
-        store<f32>(lyPtr + at, y);
-        store<f32>(lzPtr + at, z);
-        store<f32>(lmPtr + at, load<f32>(p, C_MASS));
+        appendEntry(len, x, y, z, load<f32>(p, C_MASS));
         len++;
         continue;
       }
@@ -538,11 +527,7 @@ function collect(l: i32): i32 {
   }
   // Pad to a multiple of 4 with massless entries.
   while (len & 3) {
-    const at = <usize>len << 2;
-    store<f32>(lxPtr + at, 0);
-    store<f32>(lyPtr + at, 0);
-    store<f32>(lzPtr + at, 0);
-    store<f32>(lmPtr + at, 0);
+    appendEntry(len, 0, 0, 0, 0);
     len++;
   }
   return len;
@@ -560,41 +545,31 @@ function repulsionGroup(l: i32): void {
   if (ASC_FEATURE_SIMD) {
     // Two bodies per pass over the list: each list load serves both.
     const near = f32x4.splat(NEAR);
-    for (; k + 1 < le; k += 2) {
+    for (; k < le; k++) {
       const ax0 = f32x4.splat(f32At(sxPtr, k)), ay0 = f32x4.splat(f32At(syPtr, k)), az0 = f32x4.splat(f32At(szPtr, k));
-      const ax1 = f32x4.splat(f32At(sxPtr, k + 1)), ay1 = f32x4.splat(f32At(syPtr, k + 1)), az1 = f32x4.splat(f32At(szPtr, k + 1));
       let fx0 = f32x4.splat(0), fy0 = f32x4.splat(0), fz0 = f32x4.splat(0);
-      let fx1 = f32x4.splat(0), fy1 = f32x4.splat(0), fz1 = f32x4.splat(0);
-      for (let e = 0; e < len; e += 4) {
-        const o = <usize>e << 2;
-        const lx = v128.load(lxPtr + o), ly = v128.load(lyPtr + o), lz = v128.load(lzPtr + o), lm = v128.load(lmPtr + o);
-        const dx0 = f32x4.sub(lx, ax0), dy0 = f32x4.sub(ly, ay0), dz0 = f32x4.sub(lz, az0);
-        const dx1 = f32x4.sub(lx, ax1), dy1 = f32x4.sub(ly, ay1), dz1 = f32x4.sub(lz, az1);
-        const r0 = f32x4.max(f32x4.add(f32x4.add(f32x4.mul(dx0, dx0), f32x4.mul(dy0, dy0)), f32x4.mul(dz0, dz0)), near);
-        const r1 = f32x4.max(f32x4.add(f32x4.add(f32x4.mul(dx1, dx1), f32x4.mul(dy1, dy1)), f32x4.mul(dz1, dz1)), near);
-        const w0 = f32x4.div(lm, f32x4.mul(r0, f32x4.sqrt(r0)));
-        const w1 = f32x4.div(lm, f32x4.mul(r1, f32x4.sqrt(r1)));
+      const end = listPtr + (<usize>len << 4);
+      for (let b = listPtr; b < end; b += 64) {
+        const dx0 = f32x4.sub(v128.load(b), ax0), dy0 = f32x4.sub(v128.load(b, 16), ay0), dz0 = f32x4.sub(v128.load(b, 32), az0);
+        const r0 = f32x4.pmax(near, f32x4.add(f32x4.add(f32x4.mul(dx0, dx0), f32x4.mul(dy0, dy0)), f32x4.mul(dz0, dz0)));
+        const w0 = f32x4.div(v128.load(b, 48), f32x4.mul(r0, f32x4.sqrt(r0)));
         fx0 = f32x4.add(fx0, f32x4.mul(w0, dx0));
         fy0 = f32x4.add(fy0, f32x4.mul(w0, dy0));
         fz0 = f32x4.add(fz0, f32x4.mul(w0, dz0));
-        fx1 = f32x4.add(fx1, f32x4.mul(w1, dx1));
-        fy1 = f32x4.add(fy1, f32x4.mul(w1, dy1));
-        fz1 = f32x4.add(fz1, f32x4.mul(w1, dz1));
       }
       storeForce(k, fx0, fy0, fz0);
-      storeForce(k + 1, fx1, fy1, fz1);
     }
   }
   for (; k < le; k++) {
     const xi = f32At(sxPtr, k), yi = f32At(syPtr, k), zi = f32At(szPtr, k);
     let fx: f32 = 0, fy: f32 = 0, fz: f32 = 0;
     for (let e = 0; e < len; e++) {
-      const o = <usize>e << 2;
-      const dx = load<f32>(lxPtr + o) - xi;
-      const dy = load<f32>(lyPtr + o) - yi;
-      const dz = load<f32>(lzPtr + o) - zi;
+      const a = entry(e);
+      const dx = load<f32>(a) - xi;
+      const dy = load<f32>(a, 16) - yi;
+      const dz = load<f32>(a, 32) - zi;
       const r2 = max(dx * dx + dy * dy + dz * dz, NEAR);
-      const w = load<f32>(lmPtr + o) / (r2 * Mathf.sqrt(r2));
+      const w = load<f32>(a, 48) / (r2 * Mathf.sqrt(r2));
       fx += w * dx;
       fy += w * dy;
       fz += w * dz;
@@ -672,7 +647,7 @@ function springs(): void {
       dz = -0.007;
       r = Mathf.sqrt(dx * dx + dy * dy + dz * dz);
     }
-    const c = (k * load<f32>(weightsPtr + (<usize>e << 2)) * (r - length)) / r;
+    const c = (k * (r - length)) / r;
     const fa = forcePtr + <usize>(12 * a);
     const fb = forcePtr + <usize>(12 * b);
     store<f32>(fa, load<f32>(fa) + c * dx);
