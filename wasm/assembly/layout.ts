@@ -373,7 +373,10 @@ function separateCoincident(): void {
 /** Builds cell c over sorted bodies [start, end) at the given depth (recursively). */
 function buildCell(c: i32, start: i32, end: i32, depth: i32, size: f32, isInGroup: bool): void {
   const p = cell(c);
-  if (!isInGroup && end - start <= groupSize) {
+  const isLeaf = end - start <= bucket || depth >= BITS;
+  // A group: the largest cell with at most groupSize bodies, or a leaf that holds more
+  // (bodies that share one Morton code at the depth limit).
+  if (!isInGroup && (end - start <= groupSize || isLeaf)) {
     store<i32>(groupsPtr + (<usize>groupCount << 2), c);
     groupCount++;
     isInGroup = true;
@@ -381,7 +384,7 @@ function buildCell(c: i32, start: i32, end: i32, depth: i32, size: f32, isInGrou
   store<f32>(p, (size * size) / theta2, C_OPEN);
   store<i32>(p, start, C_START);
   store<i32>(p, end - start, C_COUNT);
-  if (end - start <= bucket || depth >= BITS) {
+  if (isLeaf) {
     let mx: f32 = 0, my: f32 = 0, mz: f32 = 0, mass: f32 = 0;
     for (let k = start; k < end; k++) {
       const w = f32At(smPtr, k);
