@@ -263,8 +263,8 @@ export type LayoutSchedule = {
 
 export const DEFAULT_SCHEDULE: LayoutSchedule = {
   coarsest: 300,
-  cooling: 0.96,
-  tailCooling: 0.97,
+  cooling: 0.94,
+  tailCooling: 0.95,
   tailFloor: 0.25,
   pull: 0.25,
   prolongedSpeed: 3,

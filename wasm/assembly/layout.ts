@@ -11,11 +11,14 @@
 //     array each, so four neighbours load as one v128).
 //  2. The octree is built top-down on the sorted order: every cell is a contiguous run
 //     of sorted bodies, children are stored side by side, leaves hold ≤ bucket bodies.
-//  3. Repulsion is computed leaf by leaf (Barnes 1990 grouping): one walk per leaf
-//     collects an interaction list — cells far enough from the leaf's bounding box
-//     (size < theta × distance from the cell's centre of mass to the box, so the test
-//     holds for every body in the leaf), and the bodies of the leaves that had to be
-//     opened — then every body of the leaf sums the list with 4-lane SIMD.
+//  3. Repulsion is computed group by group (Barnes 1990 grouping): a group is the
+//     largest cell with at most groupSize bodies (or an oversized leaf). One walk per
+//     group collects an interaction list — cells far enough from the group's bounding
+//     box (size < theta × distance from the cell's centre of mass to the box, so the
+//     test holds for every body in the group), and the bodies of the leaves that had to
+//     be opened, the group's own included — then every body of the group sums the list,
+//     four entries per v128 step. Coincident bodies (only ever in one leaf) are pushed
+//     apart afterwards along a fixed direction.
 //  4. Springs, then integration with ngraph's drag and a speed limit.
 //
 // Memory (all offsets from __heap_base, 16-byte aligned), set by setup(n, m):
