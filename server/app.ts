@@ -23,6 +23,7 @@ import storagePlugin from './storage/plugin.ts';
 import storageRoutes from './routes/storage/index.ts';
 import disclosureRoutes from './routes/disclosures/index.ts';
 import vaultRoutes from './routes/vault/index.ts';
+import homeRoutes from './routes/home/index.ts';
 
 export type AppOptions = { db: Db; config: DeploymentConfig; env: Env };
 
@@ -48,5 +49,6 @@ export default async function app(fastify: FastifyInstance, opts: AppOptions) {
   await fastify.register(storageRoutes);
   await fastify.register(disclosureRoutes);
   await fastify.register(vaultRoutes);
+  await fastify.register(homeRoutes);
   await fastify.register(staticPlugin, { appDir: opts.env.appDir });
 }

@@ -14,10 +14,11 @@ import { score } from './migrations/0008-score.ts';
 import { storageDisclosures } from './migrations/0007-storage-disclosures.ts';
 import { platformCa } from './migrations/0010-platform-ca.ts';
 import { vault } from './migrations/0006-vault.ts';
+import { home } from './migrations/0013-home.ts';
 
 export type Db = Kysely<Database>;
 
-function migrations(dialect: Dialect): Record<string, Migration> {
+export function migrations(dialect: Dialect): Record<string, Migration> {
   return {
     '0001-accounts': accounts(dialect),
     '0002-ledger': ledger(dialect),
@@ -27,6 +28,7 @@ function migrations(dialect: Dialect): Record<string, Migration> {
     '0007-storage-disclosures': storageDisclosures(dialect),
     '0008-score': score(dialect),
     '0010-platform-ca': platformCa(),
+    '0013-home': home(dialect),
   };
 }
 

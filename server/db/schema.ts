@@ -233,6 +233,17 @@ export type DisclosureReceiptsTable = {
   received_at: number;
 };
 
+/** Membership history (issue 6 home feed): whom it is about, who did it, what (core/home.ts MEMBER_EVENT_KINDS). */
+export type MemberEventsTable = {
+  id: Generated<number>;
+  enterprise_id: number;
+  user_id: number;
+  actor_user_id: number | null;
+  kind: string;
+  role: number | null;
+  created_at: number;
+};
+
 export type Database = {
   users: UsersTable;
   sessions: SessionsTable;
@@ -265,4 +276,5 @@ export type Database = {
   vault_files: VaultFilesTable;
   vault_logs: VaultLogsTable;
   vault_sessions: VaultSessionsTable;
+  member_events: MemberEventsTable;
 };
