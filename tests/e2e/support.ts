@@ -7,7 +7,7 @@ import { cardCheckChar } from '../../core/identity.ts';
 export type Locale = 'zh' | 'en' | 'ja';
 
 /** Every catalog of a locale: the main one and one per product area (see lingui.config.ts). */
-const CATALOG_DIRS = ['', 'legal', 'assets', 'vault', 'disclosure', 'map'];
+const CATALOG_DIRS = ['', 'legal', 'assets', 'credit', 'home', 'vault', 'disclosure', 'map'];
 
 /** Reads the lingui .po catalogs of a locale into msgid → msgstr (multi-line strings joined). */
 function readCatalog(locale: Locale): Map<string, string> {

@@ -1,0 +1,36 @@
+import { ActionIcon, Drawer, Stack, Text } from '@mantine/core';
+import { useDisclosure } from '@mantine/hooks';
+import { IconSearch } from '@tabler/icons-react';
+import { useLingui } from '@lingui/react/macro';
+import { SearchBox } from './search-box.tsx';
+
+/**
+ * The nav bar's search (§2). Wide screens get the box itself; narrow ones an icon that opens a
+ * full-width search panel from the top (the box, its messages and the file's progress).
+ */
+export function NavSearch({ isCompact }: { isCompact: boolean }) {
+  const { t } = useLingui();
+  const [isOpen, panel] = useDisclosure(false);
+  if (!isCompact) {
+    return (
+      <div style={{ width: 'clamp(180px, 22vw, 280px)', minWidth: 0 }} data-testid="nav-search">
+        <SearchBox variant="nav" testId="nav-search" />
+      </div>
+    );
+  }
+  return (
+    <>
+      <ActionIcon variant="subtle" color="gray" size="lg" onClick={panel.open} aria-label={t`Search`} data-testid="nav-search-open">
+        <IconSearch size={20} stroke={1.6} />
+      </ActionIcon>
+      <Drawer opened={isOpen} onClose={panel.close} position="top" size="auto" title={t`Search`} data-testid="nav-search-panel">
+        <Stack gap="sm" pb="sm">
+          <SearchBox variant="page" autoFocus onNavigate={panel.close} testId="nav-search" />
+          <Text size="xs" c="dimmed">
+            {t`Search your registrations by file fingerprint or digital asset DNA, or choose a file to fingerprint it here.`}
+          </Text>
+        </Stack>
+      </Drawer>
+    </>
+  );
+}
