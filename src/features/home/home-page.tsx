@@ -92,40 +92,46 @@ function Counters({ summary }: { summary: HomeSummaryDto | null }) {
   const pending = c.pending_applications ?? 0;
   const consumed = i18n.number(c.credits.consumed);
   const pool = i18n.number(c.credits.pool ?? 0);
-  return (
-    <SimpleGrid cols={{ base: 2, sm: 3 }} spacing={{ base: 'sm', sm: 'md' }} data-testid="home-counters">
-      {c.assets !== null && <Counter icon={IconFileCertificate} label={t`Digital assets`} value={c.assets} href="/dashboard/asset" testId="counter-assets" />}
-      <Counter icon={IconFolders} label={t`Vault projects`} value={c.vault_projects} href="/dashboard/vault" testId="counter-projects" />
-      <Counter icon={IconFiles} label={t`Vault files`} value={c.vault_files} href="/dashboard/vault" testId="counter-vault-files" />
+  const cards = [
+    c.assets !== null && <Counter key="assets" icon={IconFileCertificate} label={t`Digital assets`} value={c.assets} href="/dashboard/asset" testId="counter-assets" />,
+    <Counter key="projects" icon={IconFolders} label={t`Vault projects`} value={c.vault_projects} href="/dashboard/vault" testId="counter-projects" />,
+    <Counter key="files" icon={IconFiles} label={t`Vault files`} value={c.vault_files} href="/dashboard/vault" testId="counter-vault-files" />,
+    <Counter
+      key="credits"
+      icon={IconCoins}
+      label={c.credits.available === null ? t`Credits consumed` : t`Credits available`}
+      value={c.credits.available ?? c.credits.consumed}
+      note={
+        <>
+          {c.credits.available !== null && <div>{t`Consumed: ${consumed}`}</div>}
+          {c.credits.pool !== null && <div>{t`Company pool: ${pool}`}</div>}
+        </>
+      }
+      testId="counter-credits"
+    />,
+    <Counter key="disclosures" icon={IconFileExport} label={t`Disclosures`} value={c.disclosures} href="/dashboard/disclosures" testId="counter-disclosures" />,
+    c.members !== null && (
       <Counter
-        icon={IconCoins}
-        label={c.credits.available === null ? t`Credits consumed` : t`Credits available`}
-        value={c.credits.available ?? c.credits.consumed}
+        key="members"
+        icon={IconUsers}
+        label={t`Members`}
+        value={c.members}
+        href="/dashboard/company/members"
         note={
-          <>
-            {c.credits.available !== null && <div>{t`Consumed: ${consumed}`}</div>}
-            {c.credits.pool !== null && <div>{t`Company pool: ${pool}`}</div>}
-          </>
+          pending > 0 ? (
+            <Badge color="yellow" variant="light" tt="none" size="sm" data-testid="pending-applications">
+              {t`${pending} waiting for approval`}
+            </Badge>
+          ) : undefined
         }
-        testId="counter-credits"
+        testId="counter-members"
       />
-      <Counter icon={IconFileExport} label={t`Disclosures`} value={c.disclosures} href="/dashboard/disclosures" testId="counter-disclosures" />
-      {c.members !== null && (
-        <Counter
-          icon={IconUsers}
-          label={t`Members`}
-          value={c.members}
-          href="/dashboard/company/members"
-          note={
-            pending > 0 ? (
-              <Badge color="yellow" variant="light" tt="none" size="sm" data-testid="pending-applications">
-                {t`${pending} waiting for approval`}
-              </Badge>
-            ) : undefined
-          }
-          testId="counter-members"
-        />
-      )}
+    ),
+  ].filter(Boolean);
+  // Up to four cards sit in one row on wider screens; more wrap into rows of three.
+  return (
+    <SimpleGrid cols={{ base: 2, sm: cards.length <= 4 ? cards.length : 3 }} spacing={{ base: 'sm', sm: 'md' }} data-testid="home-counters">
+      {cards}
     </SimpleGrid>
   );
 }
@@ -144,7 +150,7 @@ function QuickActions() {
           <Trans>Disclose a file</Trans>
         </Button>
         <Button component="a" href="/verify-file" target="_blank" rel="noopener noreferrer" variant="default" leftSection={<IconFileSearch size={16} />} justify="flex-start" fullWidth>
-          <Trans>Verify a file and its proof</Trans>
+          <Trans>Verify a file</Trans>
         </Button>
       </Stack>
     </Paper>

@@ -4,6 +4,12 @@ import { Trans, useLingui } from '@lingui/react/macro';
 import { Link, useSearch as useQueryString } from 'wouter';
 import { classifySearchInput } from '../../../core/search.ts';
 import { SearchBox } from './search-box.tsx';
+import { useSearchField } from './use-search.ts';
+
+function SearchAgain({ initialValue }: { initialValue: string }) {
+  const field = useSearchField({ initialValue });
+  return <SearchBox field={field} variant="page" testId="empty-search-box" />;
+}
 
 /**
  * §2 dashboard `empty`: "no search results found!", what was searched (the keyword, and the
@@ -51,7 +57,7 @@ export function EmptySearchPage({ canSearch, homePath }: { canSearch: boolean; h
             <Text fw={600}>
               <Trans>Search again</Trans>
             </Text>
-            <SearchBox key={keyword} variant="page" initialValue={fileName ? '' : keyword} testId="empty-search-box" />
+            <SearchAgain key={`${keyword} ${fileName}`} initialValue={fileName ? '' : keyword} />
             <List size="sm" c="dimmed" spacing={6} center>
               <List.Item icon={<IconFingerprint size={16} />}>
                 <Trans>A file fingerprint: 0x and 64 hexadecimal digits, with or without the file’s extension.</Trans>

@@ -3,6 +3,7 @@ import { useDisclosure } from '@mantine/hooks';
 import { IconSearch } from '@tabler/icons-react';
 import { useLingui } from '@lingui/react/macro';
 import { SearchBox } from './search-box.tsx';
+import { useSearchField } from './use-search.ts';
 
 /**
  * The nav bar's search (§2). Wide screens get the box itself; narrow ones an icon that opens a
@@ -11,10 +12,11 @@ import { SearchBox } from './search-box.tsx';
 export function NavSearch({ isCompact }: { isCompact: boolean }) {
   const { t } = useLingui();
   const [isOpen, panel] = useDisclosure(false);
+  const field = useSearchField({ onNavigate: panel.close });
   if (!isCompact) {
     return (
-      <div style={{ width: 'clamp(180px, 22vw, 280px)', minWidth: 0 }} data-testid="nav-search">
-        <SearchBox variant="nav" testId="nav-search" />
+      <div style={{ width: 'clamp(180px, 22vw, 280px)', minWidth: 0 }}>
+        <SearchBox field={field} variant="nav" testId="nav-search" />
       </div>
     );
   }
@@ -25,7 +27,7 @@ export function NavSearch({ isCompact }: { isCompact: boolean }) {
       </ActionIcon>
       <Drawer opened={isOpen} onClose={panel.close} position="top" size="auto" title={t`Search`} data-testid="nav-search-panel">
         <Stack gap="sm" pb="sm">
-          <SearchBox variant="page" autoFocus onNavigate={panel.close} testId="nav-search" />
+          <SearchBox field={field} variant="page" autoFocus testId="nav-search" />
           <Text size="xs" c="dimmed">
             {t`Search your registrations by file fingerprint or digital asset DNA, or choose a file to fingerprint it here.`}
           </Text>

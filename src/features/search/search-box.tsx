@@ -1,18 +1,17 @@
-import { useId, useRef, useState, type ReactNode } from 'react';
+import { useId, useRef, type ReactNode } from 'react';
 import { ActionIcon, Loader, Popover, Stack, Text, TextInput, Tooltip } from '@mantine/core';
 import { IconFileSearch, IconSearch } from '@tabler/icons-react';
 import { useLingui } from '@lingui/react/macro';
 import { WorkProgress } from '@/components/progress/work-progress.tsx';
 import { SEARCH_KEYWORD_MAX } from '../../../core/search.ts';
-import { useSearch, type SearchState } from './use-search.ts';
+import type { SearchField, SearchState } from './use-search.ts';
 
 type Props = {
+  /** The text and the search (useSearchField), owned by the caller. */
+  field: SearchField;
   /** `nav`: a compact box whose messages and progress open below it; `page`: everything in the flow. */
   variant: 'nav' | 'page';
-  initialValue?: string;
   autoFocus?: boolean;
-  /** Called just before a result is opened (the mobile panel closes). */
-  onNavigate?: () => void;
   testId?: string;
 };
 
@@ -46,17 +45,11 @@ function Feedback({ state, onCancel, messageId }: { state: SearchState; onCancel
  * §2 search box: a fingerprint or DNA (Enter searches), and a file icon that fingerprints a
  * chosen file and searches by it. Bad input is explained without asking the server.
  */
-export function SearchBox({ variant, initialValue = '', autoFocus, onNavigate, testId = 'search' }: Props) {
+export function SearchBox({ field: search, variant, autoFocus, testId = 'search' }: Props) {
   const { t } = useLingui();
-  const [value, setValue] = useState(initialValue);
+  const { value, setValue } = search;
   const fileInput = useRef<HTMLInputElement>(null);
   const messageId = useId();
-  const search = useSearch({
-    onNavigate: () => {
-      setValue('');
-      onNavigate?.();
-    },
-  });
   const { state } = search;
   const hasFeedback = state.kind === 'invalid' || state.kind === 'cancelled' || state.kind === 'unreadable' || state.kind === 'hashing';
   const isInvalid = state.kind === 'invalid';
@@ -89,6 +82,8 @@ export function SearchBox({ variant, initialValue = '', autoFocus, onNavigate, t
       maxLength={SEARCH_KEYWORD_MAX + 20}
       disabled={search.isBusy}
       autoFocus={autoFocus}
+      // Mantine's focus trap (the mobile panel) focuses the element marked so.
+      data-autofocus={autoFocus || undefined}
       leftSection={<IconSearch size={16} stroke={1.6} />}
       rightSection={fileButton}
       rightSectionPointerEvents="all"

@@ -100,3 +100,21 @@ export function useSearch(opts: { onNavigate?: () => void } = {}) {
 
   return { state, submit, searchFile, cancel, clear, isBusy: state.kind === 'hashing' || state.kind === 'searching' };
 }
+
+/**
+ * The text and the search behind one search box, kept by its owner: the nav bar keeps them
+ * while its box moves between the inline and the narrow-screen panel (a window resized or a
+ * phone turned mid-hashing neither loses the text nor cancels the work).
+ */
+export function useSearchField(opts: { initialValue?: string; onNavigate?: () => void } = {}) {
+  const [value, setValue] = useState(opts.initialValue ?? '');
+  const onNavigate = opts.onNavigate;
+  const search = useSearch({
+    onNavigate: () => {
+      setValue('');
+      onNavigate?.();
+    },
+  });
+  return { ...search, value, setValue };
+}
+export type SearchField = ReturnType<typeof useSearchField>;
