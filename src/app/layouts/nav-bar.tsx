@@ -142,7 +142,6 @@ export function NavBar() {
   const onLogout = useLogout();
   const [isDrawerOpen, drawer] = useDisclosure(false);
   const isMiddleWidth = useMediaQuery('(max-width: 1199px)') ?? false;
-  const isNarrow = useMediaQuery('(max-width: 991px)') ?? false;
   const canSearch = useCanSearch();
 
   return (
@@ -158,7 +157,8 @@ export function NavBar() {
         </Group>
         {canSearch && (
           <div className={classes.search}>
-            <NavSearch isCompact={isNarrow} />
+            {/* Beside the links only from 1200 px in every language; below, an icon opens a full-width search. */}
+            <NavSearch isCompact={isMiddleWidth} />
           </div>
         )}
         <div className={classes.actions}>

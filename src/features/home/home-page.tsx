@@ -314,10 +314,11 @@ export function HomePage({ user }: { user: UserDto }) {
               />
             </Grid.Col>
             <Grid.Col span={{ base: 12, lg: 4 }}>
-              <Stack gap="lg">
+              {/* Beside the feed on wide screens; below it, the two panels share a row. */}
+              <SimpleGrid cols={{ base: 1, sm: 2, lg: 1 }} spacing="lg">
                 <QuickActions />
                 <AccountPanel user={user} />
-              </Stack>
+              </SimpleGrid>
             </Grid.Col>
           </Grid>
         </>

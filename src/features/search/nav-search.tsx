@@ -15,7 +15,7 @@ export function NavSearch({ isCompact }: { isCompact: boolean }) {
   const field = useSearchField({ onNavigate: panel.close });
   if (!isCompact) {
     return (
-      <div style={{ width: 'clamp(180px, 22vw, 280px)', minWidth: 0 }}>
+      <div style={{ width: 'clamp(180px, 16vw, 240px)', minWidth: 0 }}>
         <SearchBox field={field} variant="nav" testId="nav-search" />
       </div>
     );
