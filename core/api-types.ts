@@ -38,6 +38,8 @@ export type CompanyDto = {
   member_confirmed_status: number;
   status: number;
   invitation_code: string;
+  /** §3 integrals: the member's available credits in the displayed company (issue 6). */
+  integrals: number;
   companies: CompanyListItem[];
   invited_company: InvitedCompany | null;
   application: EnterpriseApplicationDto | null;

@@ -7,6 +7,7 @@
  */
 import type { DisclosureEvent } from './disclosure.ts';
 import type { VaultAction } from './vault.ts';
+import type { CreditKind } from './credits.ts';
 
 /** Membership history (table member_events): what happened to whom in an enterprise. */
 export const MEMBER_EVENT_KINDS = ['created', 'applied', 'approved', 'rejected', 'joined', 'added', 'invited', 'frozen', 'unfrozen', 'role_changed'] as const;
@@ -16,16 +17,16 @@ export type MemberEventKind = (typeof MEMBER_EVENT_KINDS)[number];
 export type HomeScope = 'own' | 'enterprise';
 
 export type HomeCountersDto = {
-  /** Registered digital assets; null where this build has no asset registry. */
-  assets: number | null;
+  /** Registered digital assets. */
+  assets: number;
   vault_projects: number;
   vault_files: number;
   /** Disclosures sent. */
   disclosures: number;
   credits: {
-    /** §3 available credits of the caller's own account; null where this build keeps no balances. */
-    available: number | null;
-    /** §3 consumed credits: what registrations in scope were charged. */
+    /** §3 available credits of the caller's own account. */
+    available: number;
+    /** §3 consumed credits: what the registrations in scope were charged. */
     consumed: number;
     /** The enterprise's pool, for those who see the enterprise's data; null otherwise. */
     pool: number | null;
@@ -65,6 +66,8 @@ export type VaultEventDto = EventBase & {
   project_name: string | null;
   file_name: string | null;
   dip_id: string | null;
+  /** What registering the file was charged (file_registered), else null. */
+  credits: number | null;
 };
 
 export type MemberEventDto = EventBase & {
@@ -95,7 +98,35 @@ export type LedgerEventDto = EventBase & {
   entry_kind: string;
 };
 
-export type HomeEventDto = VaultEventDto | MemberEventDto | DisclosureFeedEventDto | LedgerEventDto;
+export type AssetEventDto = EventBase & {
+  source: 'asset';
+  kind: 'registered';
+  dip_id: string;
+  asset_name: string;
+  /** §3 asset type (core/assets.ts). */
+  asset_type: number;
+  /** What the registration was charged. */
+  credits: number;
+};
+
+/**
+ * Credits moved: a confirmed top-up of the pool (for those who see the enterprise's data), an
+ * allocation to a member or one taken back (the member's own, or all for roles 1–3). Charges
+ * are shown on the registrations that caused them (VaultEventDto, AssetEventDto `credits`).
+ */
+export type CreditEventDto = EventBase & {
+  source: 'credit';
+  kind: Extract<CreditKind, 'top_up' | 'allocate' | 'reclaim'>;
+  /** Credits moved (positive). */
+  amount: number;
+  /** The member whose account changed; null for the pool (top_up). */
+  member_user_id: number | null;
+  member_name: string;
+  /** The top-up order's number. */
+  reference: string | null;
+};
+
+export type HomeEventDto = VaultEventDto | MemberEventDto | DisclosureFeedEventDto | LedgerEventDto | AssetEventDto | CreditEventDto;
 export type HomeEventSource = HomeEventDto['source'];
 
 export type HomeActivityDto = {

@@ -23,6 +23,9 @@ import storagePlugin from './storage/plugin.ts';
 import storageRoutes from './routes/storage/index.ts';
 import disclosureRoutes from './routes/disclosures/index.ts';
 import vaultRoutes from './routes/vault/index.ts';
+import paymentsPlugin from './plugins/payments.ts';
+import creditRoutes from './routes/credits/index.ts';
+import assetRoutes from './routes/assets/index.ts';
 import homeRoutes from './routes/home/index.ts';
 
 export type AppOptions = { db: Db; config: DeploymentConfig; env: Env };
@@ -49,6 +52,9 @@ export default async function app(fastify: FastifyInstance, opts: AppOptions) {
   await fastify.register(storageRoutes);
   await fastify.register(disclosureRoutes);
   await fastify.register(vaultRoutes);
+  await fastify.register(paymentsPlugin);
+  await fastify.register(creditRoutes);
+  await fastify.register(assetRoutes);
   await fastify.register(homeRoutes);
   await fastify.register(staticPlugin, { appDir: opts.env.appDir });
 }

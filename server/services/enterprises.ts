@@ -8,6 +8,7 @@ import { INVITATION_CODE_LENGTH, ROLES } from '../../core/constants.ts';
 import { maskLicense } from '../../core/masking.ts';
 import type { CompanyDto } from '../../core/api-types.ts';
 import type { MemberEventKind } from '../../core/home.ts';
+import { memberAvailable } from './credits.ts';
 
 export type EnterpriseRow = Selectable<EnterprisesTable>;
 export type EmployeeRow = Selectable<EmployeesTable>;
@@ -88,6 +89,7 @@ export async function companyState(db: Db, user: { id: number; current_enterpris
     member_confirmed_status: current?.status ?? 0,
     status: current?.status ?? 0,
     invitation_code: isAdmin && enterprise ? enterprise.invitation_code : '',
+    integrals: enterprise && current?.status === EMPLOYEE_STATUS.confirmed ? await memberAvailable(db, enterprise.id, user.id) : 0,
     companies: memberships.map((m) => ({
       enterprise_id: m.enterprise_id,
       enterprise_name: m.name,

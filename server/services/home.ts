@@ -5,6 +5,7 @@ import { EMPLOYEE_STATUS } from '../../core/enterprise.ts';
 import { maskPhone } from '../../core/masking.ts';
 import type { DisclosureEvent } from '../../core/disclosure.ts';
 import type { VaultAction } from '../../core/vault.ts';
+import { CONSUMING_KINDS } from '../../core/credits.ts';
 import {
   decodeFeedCursor,
   encodeFeedCursor,
@@ -71,12 +72,28 @@ const vaultCounter: Counter = async (db, v) => {
   return { vault_projects: count(p), vault_files: count(f) };
 };
 
-/** §3 consumed credits: what the registrations in scope were charged (the caller's own, or the enterprise's). */
-const creditCounter: Counter = async (db, v) => {
-  let q = db.selectFrom('vault_files').select((eb) => eb.fn.sum<number>('credits').as('n')).where('enterprise_id', '=', v.enterpriseId);
+/** Digital assets: a plain member's are those they registered (as the asset list shows them). */
+const assetCounter: Counter = async (db, v) => {
+  let q = db.selectFrom('assets').select((eb) => eb.fn.countAll().as('n')).where('enterprise_id', '=', v.enterpriseId);
   if (!v.seesAll) q = q.where('user_id', '=', v.userId);
-  const row = await q.executeTakeFirst();
-  return { credits: { available: null, consumed: Number(row?.n ?? 0), pool: null } };
+  return { assets: count(await q.executeTakeFirst()) };
+};
+
+/**
+ * §3 credit display: the caller's own available credits; consumed, what the registrations in
+ * scope were charged (the caller's, or the enterprise's); the pool for roles 1–3.
+ */
+const creditCounter: Counter = async (db, v) => {
+  const own = db.selectFrom('credit_accounts').select('balance').where('enterprise_id', '=', v.enterpriseId).where('user_id', '=', v.userId).executeTakeFirst();
+  const pool = v.seesAll ? db.selectFrom('credit_accounts').select('balance').where('enterprise_id', '=', v.enterpriseId).where('user_id', 'is', null).executeTakeFirst() : Promise.resolve(null);
+  let spent = db
+    .selectFrom('credit_movements')
+    .select((eb) => eb.fn.sum<number>('delta').as('n'))
+    .where('enterprise_id', '=', v.enterpriseId)
+    .where('kind', 'in', CONSUMING_KINDS);
+  if (!v.seesAll) spent = spent.where('user_id', '=', v.userId);
+  const [o, p, c] = await Promise.all([own, pool, spent.executeTakeFirst()]);
+  return { credits: { available: Number(o?.balance ?? 0), consumed: -Number(c?.n ?? 0), pool: p === null ? null : Number(p?.balance ?? 0) } };
 };
 
 const disclosureCounter: Counter = async (db, v) => {
@@ -98,15 +115,15 @@ const memberCounter: Counter = async (db, v) => {
   return { members: of(EMPLOYEE_STATUS.confirmed) + of(EMPLOYEE_STATUS.frozen), pending_applications: of(EMPLOYEE_STATUS.applied) };
 };
 
-const COUNTERS: readonly Counter[] = [vaultCounter, creditCounter, disclosureCounter, memberCounter];
+const COUNTERS: readonly Counter[] = [assetCounter, vaultCounter, creditCounter, disclosureCounter, memberCounter];
 
 export async function homeCounters(db: Db, v: HomeViewer): Promise<HomeCountersDto> {
   const base: HomeCountersDto = {
-    assets: null,
+    assets: 0,
     vault_projects: 0,
     vault_files: 0,
     disclosures: 0,
-    credits: { available: null, consumed: 0, pool: null },
+    credits: { available: 0, consumed: 0, pool: null },
     members: null,
     pending_applications: null,
   };
@@ -183,6 +200,7 @@ const vaultSource: FeedSource = async (db, v, bound, limit) => {
         project_name: v.isVaultOpen ? (r.project_name ?? str(d, 'name')) : null,
         file_name: v.isVaultOpen && isFile ? str(d, 'name') : null,
         dip_id: v.isVaultOpen && isFile ? str(d, 'dip_id') : null,
+        credits: r.action === 'file_registered' && typeof d.credits === 'number' ? d.credits : null,
       },
     };
   });
@@ -260,7 +278,7 @@ const disclosureSource: FeedSource = async (db, v, bound, limit) => {
  * theirs). An entry names its enterprise as text, so it counts only when its registrant is a
  * member of the enterprise too: nobody outside can write into an enterprise's feed.
  */
-const LEDGER_KINDS_SHOWN_ELSEWHERE = ['vault', 'receipt'];
+const LEDGER_KINDS_SHOWN_ELSEWHERE = ['vault', 'receipt', 'asset'];
 
 const ledgerSource: FeedSource = async (db, v, bound, limit) => {
   let q = db
@@ -290,8 +308,74 @@ const ledgerSource: FeedSource = async (db, v, bound, limit) => {
   }));
 };
 
+/** Digital assets registered: the whole enterprise's for roles 1–3, a plain member's own otherwise. */
+const assetSource: FeedSource = async (db, v, bound, limit) => {
+  let q = db
+    .selectFrom('assets as a')
+    .innerJoin('users as u', 'u.id', 'a.user_id')
+    .select(['a.id', 'a.name', 'a.type', 'a.dna', 'a.credits', 'a.user_id', 'a.created_at', 'u.real_name', 'u.name as user_name'])
+    .where('a.enterprise_id', '=', v.enterpriseId);
+  if (!v.seesAll) q = q.where('a.user_id', '=', v.userId);
+  if (bound) q = q.where(olderThan('a.created_at', 'a.id', bound));
+  const rows = await q.orderBy('a.created_at', 'desc').orderBy('a.id', 'desc').limit(limit).execute();
+  return rows.map((r) => ({
+    at: Number(r.created_at),
+    id: Number(r.id),
+    event: {
+      source: 'asset',
+      event_id: `asset:${r.id}`,
+      at: Number(r.created_at),
+      kind: 'registered',
+      actor_user_id: Number(r.user_id),
+      actor_name: displayName(r.real_name, r.user_name),
+      is_mine: Number(r.user_id) === v.userId,
+      dip_id: r.dna,
+      asset_name: r.name,
+      asset_type: Number(r.type),
+      credits: Number(r.credits),
+    },
+  }));
+};
+
+/**
+ * Credits moved into the pool (top-ups, for roles 1–3) and between the pool and a member (one
+ * row per transfer: the member's side). Registration charges show on their registrations.
+ */
+const creditSource: FeedSource = async (db, v, bound, limit) => {
+  let q = db
+    .selectFrom('credit_movements as c')
+    .leftJoin('users as m', 'm.id', 'c.user_id')
+    .leftJoin('users as a', 'a.id', 'c.actor_user_id')
+    .select(['c.id', 'c.kind', 'c.delta', 'c.user_id', 'c.actor_user_id', 'c.reference', 'c.created_at', 'm.real_name as member_real_name', 'm.name as member_name', 'a.real_name as actor_real_name', 'a.name as actor_name'])
+    .where('c.enterprise_id', '=', v.enterpriseId)
+    .where((eb) => eb.or([eb.and([eb('c.kind', '=', 'top_up'), eb('c.user_id', 'is', null)]), eb.and([eb('c.kind', 'in', ['allocate', 'reclaim']), eb('c.user_id', 'is not', null)])]));
+  if (!v.seesAll) q = q.where('c.user_id', '=', v.userId);
+  if (bound) q = q.where(olderThan('c.created_at', 'c.id', bound));
+  const rows = await q.orderBy('c.created_at', 'desc').orderBy('c.id', 'desc').limit(limit).execute();
+  return rows.map((r) => {
+    const actorId = r.actor_user_id === null ? null : Number(r.actor_user_id);
+    return {
+      at: Number(r.created_at),
+      id: Number(r.id),
+      event: {
+        source: 'credit',
+        event_id: `credit:${r.id}`,
+        at: Number(r.created_at),
+        kind: r.kind as 'top_up' | 'allocate' | 'reclaim',
+        actor_user_id: actorId,
+        actor_name: actorId === null ? '' : displayName(r.actor_real_name, r.actor_name),
+        is_mine: actorId === v.userId,
+        amount: Math.abs(Number(r.delta)),
+        member_user_id: r.user_id === null ? null : Number(r.user_id),
+        member_name: r.user_id === null ? '' : displayName(r.member_real_name, r.member_name),
+        reference: r.reference,
+      },
+    };
+  });
+};
+
 /** The feed's sources; a source's place in this list is its rank in the cursor (append new ones). */
-const FEED_SOURCES: readonly FeedSource[] = [vaultSource, memberSource, disclosureSource, ledgerSource];
+const FEED_SOURCES: readonly FeedSource[] = [vaultSource, memberSource, disclosureSource, ledgerSource, assetSource, creditSource];
 
 export function parseCursor(text: string | undefined): FeedCursor | null | 'invalid' {
   if (text === undefined || text === '') return null;

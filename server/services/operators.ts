@@ -10,6 +10,18 @@ export function operatorTokenId(token: string): string {
   return createHash('sha256').update(`operator:${token}`).digest('hex');
 }
 
+/** The operator a console session token belongs to, while the session lasts; else null. */
+export async function operatorOfSession(db: Db, token: string | undefined) {
+  if (!token) return null;
+  const row = await db
+    .selectFrom('operator_sessions')
+    .innerJoin('operators', 'operators.id', 'operator_sessions.operator_id')
+    .select(['operators.id', 'operators.login_id', 'operators.name', 'operator_sessions.expires_at', 'operator_sessions.id as session_id'])
+    .where('operator_sessions.id', '=', operatorTokenId(token))
+    .executeTakeFirst();
+  return row && row.expires_at >= Date.now() ? row : null;
+}
+
 export async function createOperatorSession(db: Db, operatorId: number): Promise<string> {
   const token = randomBytes(32).toString('base64url');
   const now = Date.now();

@@ -28,10 +28,17 @@ import { VaultUnlockPage } from '@/features/vault/vault-unlock-page.tsx';
 import { VaultProjectPage } from '@/features/vault/vault-project-page.tsx';
 import { VaultLogPage } from '@/features/vault/vault-log-page.tsx';
 import { VAULT_LABELS } from '@/features/vault/vault-labels.ts';
+import { AssetListPage } from '@/features/asset/asset-list-page.tsx';
+import { AssetUploadPage } from '@/features/asset/asset-upload-page.tsx';
+import { AssetDetailPage } from '@/features/asset/asset-detail-page.tsx';
+import { ASSET_LABELS } from '@/features/asset/asset-labels.ts';
 import { DisclosuresPage } from '@/features/disclosure/disclosures-page.tsx';
 import { DisclosureDetailPage } from '@/features/disclosure/disclosure-detail-page.tsx';
 import { ReceiptPage } from '@/features/disclosure/receipt-page.tsx';
 import { DISCLOSURE_LABELS } from '@/features/disclosure/disclosure-labels.ts';
+import { CreditPage, toCreditTab } from '@/features/credit/credit-page.tsx';
+import { OperatorCreditOrders } from '@/features/credit/operator-orders.tsx';
+import { CREDIT_LABELS } from '@/features/credit/credit-labels.ts';
 import { ActivateRoute, AssetsRoute, BigscreenRoute, ScoreRoute } from '@/features/map/map-routes.tsx';
 import { MAP_TITLES } from '@/features/map/map-titles.ts';
 import { EmptySearchPage } from '@/features/search/empty-search-page.tsx';
@@ -81,6 +88,9 @@ function WithUser({ render }: { render: (user: UserDto, defaultPath: string, set
   return <RequireUser>{(user) => render(user, defaultPath, setUser)}</RequireUser>;
 }
 
+/** Parts of the operator console that other product areas contribute. */
+const OPERATOR_SECTIONS = [{ value: 'credit-orders', label: CREDIT_LABELS.operatorTab, render: () => <OperatorCreditOrders /> }];
+
 /** Screens in the public layout (nav bar + footer). Standalone routes come with later issues. */
 export const PUBLIC_ROUTES: AppRoute[] = [
   { path: '/', render: () => <EntryGuard /> },
@@ -115,7 +125,7 @@ export const PUBLIC_ROUTES: AppRoute[] = [
     title: msg`Enterprise authorisation agreement`,
     render: ({ legalName, company }) => <CompanyAuthProtocolPage legalName={legalName ?? ''} company={company ?? ''} />,
   },
-  { path: '/operator', title: msg`Operator console`, render: () => <OperatorPage /> },
+  { path: '/operator', title: msg`Operator console`, render: () => <OperatorPage sections={OPERATOR_SECTIONS} /> },
   { path: '/explorer', title: msg`Block explorer`, render: () => <ExplorerHomePage /> },
   { path: '/explorer/blocks/:height', title: msg`Block`, render: ({ height }) => <ExplorerBlockPage height={height ?? ''} /> },
   { path: '/explorer/entries/:dna', title: msg`Entry`, render: ({ dna }) => <ExplorerEntryPage dna={dna ?? ''} /> },
@@ -132,12 +142,20 @@ export const DASHBOARD_ROUTES: AppRoute[] = [
   { path: '/dashboard/empty', title: SEARCH_LABELS.empty, render: () => <RequireUser>{() => <EmptySearch />}</RequireUser> },
   { path: '/dashboard/company/:active?', title: msg`My company`, render: ({ active }) => <WithUser render={(user) => <CompanyPage user={user} active={toCompanyTab(active)} />} /> },
   { path: '/dashboard/setting/:active?', title: msg`Personal centre`, render: ({ active }) => <Setting active={active} /> },
+  { path: '/dashboard/asset', title: ASSET_LABELS.list, render: () => <RequireUser>{() => <AssetListPage />}</RequireUser> },
+  { path: '/dashboard/asset_upload', title: ASSET_LABELS.upload, render: () => <RequireUser>{() => <AssetUploadPage />}</RequireUser> },
+  {
+    path: '/dashboard/asset/detail/:asset_id',
+    title: ASSET_LABELS.detail,
+    render: ({ asset_id }) => <RequireUser>{() => <AssetDetailPage key={asset_id} dna={asset_id ?? ''} />}</RequireUser>,
+  },
   { path: '/dashboard/disclosures', title: DISCLOSURE_LABELS.list, render: () => <RequireUser>{() => <DisclosuresPage />}</RequireUser> },
   {
     path: '/dashboard/disclosures/detail/:disclosureId',
     title: DISCLOSURE_LABELS.detail,
     render: ({ disclosureId }) => <RequireUser>{() => <DisclosureDetailPage key={disclosureId} disclosureId={disclosureId ?? ''} />}</RequireUser>,
   },
+  { path: '/dashboard/credit/:active?', title: CREDIT_LABELS.page, render: ({ active }) => <RequireUser>{() => <CreditPage active={toCreditTab(active)} />}</RequireUser> },
   { path: '/dashboard/vault', title: VAULT_LABELS.vault, render: () => <RequireUser>{() => <VaultPage />}</RequireUser> },
   { path: '/dashboard/vault/unlock', title: VAULT_LABELS.unlock, render: () => <RequireUser>{(user) => <VaultUnlockPage user={user} />}</RequireUser> },
   { path: '/dashboard/vault/project/:projectId', title: VAULT_LABELS.project, render: ({ projectId }) => <RequireUser>{() => <VaultProjectPage key={projectId} projectId={projectId ?? ''} />}</RequireUser> },

@@ -1,5 +1,7 @@
+import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { expect, type APIRequestContext, type APIResponse, type Browser, type BrowserContext, type Page } from '@playwright/test';
 import { cardCheckChar } from '../../core/identity.ts';
@@ -154,4 +156,49 @@ export async function createEnterprise(owner: Person, namePrefix: string): Promi
     'create enterprise',
   );
   return { invitation_code: company.invitation_code, name };
+}
+
+/** Joins by invitation code through the API; the owner approves and gives the role. */
+export async function joinCompany(member: Person, owner: Person, invitationCode: string, role: number): Promise<void> {
+  await ok(member.page.request.post('/api/v2/enterprises/employees', { data: { invitation_code: invitationCode } }), 'join');
+  const list = await ok(owner.page.request.get('/api/v1/enterprises/employees?status=2'), 'applications');
+  const employee = list.items.find((e: { phone: string }) => e.phone === member.phone);
+  await ok(owner.page.request.put('/api/v1/enterprises/employees', { data: { employee_id: employee.employee_id, status: 1 } }), 'approve');
+  if (role !== 0) await ok(owner.page.request.put(`/api/v2/users/members/${employee.employee_id}`, { data: { role } }), 'role');
+}
+
+/**
+ * Operators are created only from the command line (provena operator-create). The e2e
+ * server keeps its data in DATA_DIR=<tmp>/provena-e2e-<its pid>; find the pid by its port.
+ */
+export function createOperator(loginId: string, password: string): void {
+  const port = process.env.E2E_PORT ?? '8181';
+  const listing = execFileSync('ss', ['-Hltnp', `sport = :${port}`], { encoding: 'utf8' });
+  const pid = /pid=(\d+)/.exec(listing)?.[1];
+  if (!pid) throw new Error(`no server found on port ${port}: ${listing}`);
+  execFileSync(process.execPath, ['bin/provena.ts', 'operator-create', '--login', loginId, '--password', password], {
+    env: { ...process.env, DATA_DIR: path.join(os.tmpdir(), `provena-e2e-${pid}`) },
+  });
+}
+
+/** A logged-in platform operator's API (its own browser context; close it with `.dispose()` of the context). */
+export async function operatorApi(browser: Browser): Promise<{ context: BrowserContext; request: APIRequestContext }> {
+  const loginId = `e2e-credit-ops-${Date.now()}`;
+  createOperator(loginId, 'OperatorPass1');
+  const context = await browser.newContext();
+  await ok(context.request.post('/api/v1/operator/tokens', { data: { login_id: loginId, password: 'OperatorPass1' } }), 'operator login');
+  return { context, request: context.request };
+}
+
+/**
+ * Gives a member credits through the real path (issue 6): the administrator orders a top-up,
+ * the operator confirms it, the administrator allocates it to the member (themselves included).
+ */
+export async function giveCredits(admin: Person, memberPhone: string, amount: number, operator: APIRequestContext): Promise<void> {
+  const order = await ok(admin.page.request.post('/api/v1/credits/orders', { data: { amount, note: 'e2e' } }), 'top-up order');
+  await ok(operator.put(`/api/v1/operator/credit-orders/${order.order_id}`, { data: { status: 2 } }), 'confirm top-up');
+  const members = await ok(admin.page.request.get(`/api/v1/credits/members?keyword=${memberPhone}`), 'members');
+  const member = members.items.find((m: { phone: string }) => m.phone === memberPhone);
+  if (!member) throw new Error(`no member ${memberPhone}`);
+  await ok(admin.page.request.post('/api/v1/credits/allocations', { data: { employee_id: member.employee_id, amount } }), 'allocation');
 }

@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { clearRateLimits, startHarness, type Harness } from './harness.ts';
 import { identityOf, memberOf, newPhone, ownerWithEnterprise, realAuth } from './enterprise-helpers.ts';
 import { listen, tusUpload } from './storage-helpers.ts';
+import { giveCredits } from './credit-helpers.ts';
 import { SMS_TYPES } from '../../core/constants.ts';
 import { DISCLOSURE_SMS_TYPES } from '../../core/disclosure.ts';
 import type { HomeEventDto, HomeSummaryDto } from '../../core/home.ts';
@@ -60,7 +61,10 @@ async function wholeFeed(who: Person, limit: number): Promise<HomeEventDto[]> {
 }
 
 let seq = 0;
-/** An enterprise: owner (1), officer (3), admin (2), and two plain members alice and bob (0), vaults unlocked. */
+/**
+ * An enterprise: owner (1), officer (3), admin (2), and two plain members alice and bob (0),
+ * vaults unlocked; the owner, alice and bob hold credits for ten vault files each.
+ */
 async function enterprise() {
   seq += 1;
   const owner = await ownerWithEnterprise(h, `首页测试企业${process.pid}-${seq}`);
@@ -69,6 +73,7 @@ async function enterprise() {
   const alice = await memberOf(h, owner, 0);
   const bob = await memberOf(h, owner, 0);
   for (const who of [owner, officer, admin, alice, bob]) await unlock(who);
+  for (const who of [owner, alice, bob]) await giveCredits(h, owner, who, 10 * h.app.config.credits.vaultFile);
   return { owner, officer, admin, alice, bob, name: owner.company.name as string };
 }
 
@@ -84,22 +89,28 @@ describe('GET /api/v1/home/summary: counters per §6', () => {
 
     const mine = await summary(alice);
     expect(mine).toMatchObject({ scope: 'own', role: 0, is_vault_open: true });
+    const vaultPrice = h.app.config.credits.vaultFile;
+    const assetPrice = h.app.config.credits.assetRegistration;
+    ok(await h.request({ method: 'POST', url: '/api/v1/assets', cookie: alice.cookie, body: { name: '设计稿.psd', type: 1, file_hash: newIdentity('.psd'), size: 10 } }));
     expect(mine.counters).toEqual({
-      assets: null,
+      assets: 0,
       vault_projects: 1,
       vault_files: 2,
       disclosures: 0,
-      credits: { available: null, consumed: 2 * h.app.config.credits.vaultFile, pool: null },
+      credits: { available: 8 * vaultPrice, consumed: 2 * vaultPrice, pool: null },
       members: null,
       pending_applications: null,
     });
-    expect((await summary(bob)).counters).toMatchObject({ vault_projects: 1, vault_files: 1, members: null });
+    expect((await summary(alice)).counters).toMatchObject({ assets: 1, credits: { available: 8 * vaultPrice - assetPrice, consumed: 2 * vaultPrice + assetPrice, pool: null } });
+    expect((await summary(bob)).counters).toMatchObject({ assets: 0, vault_projects: 1, vault_files: 1, members: null, credits: { available: 9 * vaultPrice, consumed: vaultPrice } });
 
     for (const who of [owner, officer, admin]) {
       const all = await summary(who);
       expect(all.scope).toBe('enterprise');
-      expect(all.counters).toMatchObject({ vault_projects: 3, vault_files: 3, members: 5, pending_applications: 0, credits: { consumed: 3 * h.app.config.credits.vaultFile } });
+      // Every credit topped up was allocated: the pool is empty.
+      expect(all.counters).toMatchObject({ assets: 1, vault_projects: 3, vault_files: 3, members: 5, pending_applications: 0, credits: { consumed: 3 * vaultPrice + assetPrice, pool: 0 } });
     }
+    expect((await summary(officer)).counters.credits.available).toBe(0);
 
     // An application waits; a frozen member is still a member; a rejected applicant is not.
     const applicant = newPhone('134');
@@ -252,6 +263,36 @@ describe('GET /api/v1/home/activity: the feed per §6', () => {
     expect((await wholeFeed(owner, 50)).filter((e) => e.source === 'ledger')).toHaveLength(2);
   });
 
+  it('digital assets and credits: registrations with what they were charged, top-ups for roles 1–3, a member’s own allocations', async () => {
+    const { owner, officer, alice, bob } = await enterprise();
+    const asset = ok(await h.request({ method: 'POST', url: '/api/v1/assets', cookie: alice.cookie, body: { name: '外观设计.png', type: 2, file_hash: newIdentity('.png'), size: 10 } }));
+    ok(await h.request({ method: 'POST', url: '/api/v1/assets', cookie: bob.cookie, body: { name: '乙的资产.png', type: 2, file_hash: newIdentity('.png'), size: 10 } }));
+    const aliceFeed = await wholeFeed(alice, 50);
+    expect(aliceFeed.filter((e) => e.source === 'asset')).toEqual([
+      expect.objectContaining({ kind: 'registered', dip_id: asset.dip_id, asset_name: '外观设计.png', asset_type: 2, credits: h.app.config.credits.assetRegistration, is_mine: true }),
+    ]);
+    // An asset is a ledger entry too, but shows once: as an asset.
+    expect(aliceFeed.filter((e) => e.source === 'ledger')).toEqual([]);
+    // Alice's credits: her allocation, nobody else's, and no top-up of the pool.
+    const aliceCredits = aliceFeed.filter((e) => e.source === 'credit');
+    expect(aliceCredits).toEqual([expect.objectContaining({ kind: 'allocate', amount: 10 * h.app.config.credits.vaultFile, member_name: '李四', is_mine: false })]);
+    expect(aliceCredits[0]!.actor_name).not.toBe('');
+
+    const officerFeed = await wholeFeed(officer, 50);
+    expect(officerFeed.filter((e) => e.source === 'asset').map((e) => (e.source === 'asset' ? e.asset_name : '')).sort()).toEqual(['乙的资产.png', '外观设计.png']);
+    const credits = officerFeed.filter((e) => e.source === 'credit');
+    expect(credits.filter((e) => e.kind === 'top_up')).toHaveLength(3);
+    expect(credits.filter((e) => e.kind === 'allocate')).toHaveLength(3);
+    expect(credits.find((e) => e.kind === 'top_up')).toMatchObject({ member_user_id: null, reference: expect.stringMatching(/^TU/), actor_user_id: null });
+    // Taking credits back is one event on the member's side.
+    const employees = ok(await h.request({ method: 'GET', url: `/api/v1/credits/members?keyword=${bob.phone}`, cookie: owner.cookie })).items as Array<{ employee_id: number }>;
+    ok(await h.request({ method: 'POST', url: '/api/v1/credits/allocations', cookie: owner.cookie, body: { employee_id: employees[0]!.employee_id, amount: 5, direction: 'reclaim' } }));
+    expect((await activity(officer, '?limit=1')).items[0]).toMatchObject({ source: 'credit', kind: 'reclaim', amount: 5, is_mine: false });
+    expect((await activity(owner, '?limit=1')).items[0]).toMatchObject({ source: 'credit', kind: 'reclaim', amount: 5, is_mine: true });
+    expect((await activity(bob, '?limit=1')).items[0]).toMatchObject({ source: 'credit', kind: 'reclaim', amount: 5 });
+    expect((await wholeFeed(alice, 50)).some((e) => e.source === 'credit' && e.kind === 'reclaim')).toBe(false);
+  });
+
   it('ledger registrations count only when a member made them: naming an enterprise does not write into its feed', async () => {
     const { officer, name } = await enterprise();
     const outsider = await ownerWithEnterprise(h, `外人企业${process.pid}-${seq}`);
@@ -307,6 +348,23 @@ describe('GET /api/v1/search/dip-data: the keyword rule the search box applies',
     expect(ok(await search(file.file_hash.toUpperCase().replace(/^0X/, '0x'), alice.cookie))).toEqual(hit);
     // A well-formed keyword that matches nothing is §3 entity_type 0.
     expect(ok(await search(newIdentity('.pdf'), alice.cookie))).toEqual({ entity_type: 0, dip_id: null, project_id: null });
+  });
+});
+
+describe('a vault search result opens its project on the page that holds the file (project route with dip_id)', () => {
+  it('answers the page of the file named by dip_id when no page is asked', async () => {
+    const { alice } = await enterprise();
+    const pa = await project(alice, '定位');
+    const files = [];
+    for (let i = 0; i < 5; i++) files.push(await registerVaultFile(alice, pa, `f${i}.docx`));
+    const list = async (query: string) => ok(await h.request({ method: 'GET', url: `/api/v1/vault/projects/${pa}/files?page_size=2${query}`, cookie: alice.cookie }));
+    // Newest first: f4 f3 | f2 f1 | f0.
+    expect((await list(`&dip_id=${files[0].dip_id}`)).page).toBe(3);
+    expect((await list(`&dip_id=${files[2].dip_id}`)).items.map((f: { name: string }) => f.name)).toEqual(['f2.docx', 'f1.docx']);
+    expect((await list(`&dip_id=${files[4].dip_id}`)).page).toBe(1);
+    // An explicit page wins; an unknown DNA gives the first page.
+    expect((await list(`&dip_id=${files[0].dip_id}&page=1`)).page).toBe(1);
+    expect((await list('&dip_id=pvaaaaaaaaaaaaaaaaaaaa')).page).toBe(1);
   });
 });
 

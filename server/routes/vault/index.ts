@@ -19,6 +19,7 @@ import type { ErrorKey } from '../../../core/errors.ts';
 import { isUniqueViolation } from '../../db/database.ts';
 import { ApiError, fail } from '../../errors.ts';
 import { forbidden, type MemberContext } from '../../plugins/enterprises.ts';
+import { chargeRegistration } from '../../services/credits.ts';
 import { canWriteProject, seesAllVault, visibleProject, writeVaultLog, type VaultViewer } from '../../services/vault.ts';
 import { body } from '../schemas.ts';
 
@@ -371,12 +372,13 @@ export default async function vaultRoutes(app: FastifyInstance) {
       const enterpriseId = v.employee.enterprise_id;
       const duplicate = () => fail('hash_duplicate', 'file_hash');
       if (await db.selectFrom('vault_files').select('id').where('enterprise_id', '=', enterpriseId).where('digest', '=', identity.sha256).executeTakeFirst()) duplicate();
-      const cost = config.credits.vaultFile;
       let fileId = 0;
       try {
         await app.registerEntry(
           { fileHash: `0x${identity.sha256}${identity.extension}`, enterpriseName: v.enterprise.name, registrantUserId: v.user.id, kind: 'vault' },
           async (trx, registration) => {
+            // §9 the registering member pays (credits.vaultFile); §8 integrals_not_enough rolls it all back.
+            const { charged: cost } = await chargeRegistration(trx, config, { enterpriseId, userId: v.user.id, kind: 'vault_file', dna: registration.dna, name });
             const row = await trx
               .insertInto('vault_files')
               .values({

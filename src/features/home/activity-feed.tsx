@@ -22,6 +22,10 @@ import {
   IconUserShield,
   IconUserX,
   IconBuildingPlus,
+  IconCoins,
+  IconCoinOff,
+  IconFileCertificate,
+  IconPigMoney,
   type IconProps,
 } from '@tabler/icons-react';
 import type { MessageDescriptor } from '@lingui/core';
@@ -29,7 +33,7 @@ import { msg } from '@lingui/core/macro';
 import { Trans, useLingui } from '@lingui/react/macro';
 import { Link } from 'wouter';
 import type { ComponentType } from 'react';
-import type { DisclosureFeedEventDto, HomeEventDto, HomeScope, LedgerEventDto, MemberEventDto, VaultEventDto } from '../../../core/home.ts';
+import type { AssetEventDto, CreditEventDto, DisclosureFeedEventDto, HomeEventDto, HomeScope, LedgerEventDto, MemberEventDto, VaultEventDto } from '../../../core/home.ts';
 import { relativeTime } from './relative-time.ts';
 
 /** §3 role numbers, as the feed names a role given. */
@@ -71,6 +75,10 @@ function lookOf(e: HomeEventDto): Look {
       }[e.kind];
     case 'ledger':
       return { icon: IconCertificate, color: 'blue' };
+    case 'asset':
+      return { icon: IconFileCertificate, color: 'blue' };
+    case 'credit':
+      return { icon: e.kind === 'top_up' ? IconPigMoney : e.kind === 'allocate' ? IconCoins : IconCoinOff, color: 'yellow' };
   }
 }
 
@@ -86,6 +94,10 @@ export function eventHref(e: HomeEventDto, scope: HomeScope): string {
       return `/dashboard/disclosures/detail/${encodeURIComponent(e.disclosure_id)}`;
     case 'ledger':
       return `/explorer/entries/${encodeURIComponent(e.dip_id)}`;
+    case 'asset':
+      return `/dashboard/asset/detail/${encodeURIComponent(e.dip_id)}`;
+    case 'credit':
+      return '/dashboard/credit/history';
   }
 }
 
@@ -200,6 +212,34 @@ function LedgerSentence({ e, actor, href }: { e: LedgerEventDto; actor: string; 
   return <Trans>{actor} registered a file on the ledger, DNA {dna}</Trans>;
 }
 
+function AssetSentence({ e, actor, href }: { e: AssetEventDto; actor: string; href: string }) {
+  const asset = (
+    <Anchor component={Link} href={href} fw={500}>
+      {e.asset_name}
+    </Anchor>
+  );
+  return <Trans>{actor} registered the digital asset {asset}</Trans>;
+}
+
+function CreditSentence({ e, actor, href }: { e: CreditEventDto; actor: string; href: string }) {
+  const { i18n } = useLingui();
+  const amount = (
+    <Anchor component={Link} href={href} fw={500}>
+      {i18n.number(e.amount)}
+    </Anchor>
+  );
+  const member = e.member_name;
+  const order = e.reference ?? '';
+  switch (e.kind) {
+    case 'top_up':
+      return <Trans>The company pool was topped up with {amount} credits (order {order})</Trans>;
+    case 'allocate':
+      return <Trans>{actor} gave {member} {amount} credits</Trans>;
+    case 'reclaim':
+      return <Trans>{actor} took {amount} credits back from {member}</Trans>;
+  }
+}
+
 function EventRow({ e, scope, now }: { e: HomeEventDto; scope: HomeScope; now: number }) {
   const { t, i18n } = useLingui();
   const look = lookOf(e);
@@ -210,7 +250,10 @@ function EventRow({ e, scope, now }: { e: HomeEventDto; scope: HomeScope; now: n
   if (e.source === 'vault') sentence = <VaultSentence e={e} actor={actor} href={href} />;
   else if (e.source === 'member') sentence = <MemberSentence e={e} actor={actor} href={href} />;
   else if (e.source === 'disclosure') sentence = <DisclosureSentence e={e} actor={actor} href={href} />;
+  else if (e.source === 'asset') sentence = <AssetSentence e={e} actor={actor} href={href} />;
+  else if (e.source === 'credit') sentence = <CreditSentence e={e} actor={actor} href={href} />;
   else sentence = <LedgerSentence e={e} actor={actor} href={href} />;
+  const charged = (e.source === 'vault' || e.source === 'asset') && e.credits ? i18n.number(e.credits) : null;
   return (
     <Group gap="sm" wrap="nowrap" align="flex-start" py={10} data-testid="activity-item" data-source={e.source} data-kind={e.kind}>
       <ThemeIcon variant="light" color={look.color} radius="xl" size={34} style={{ flexShrink: 0 }}>
@@ -222,6 +265,7 @@ function EventRow({ e, scope, now }: { e: HomeEventDto; scope: HomeScope; now: n
         </Text>
         <Text size="xs" c="dimmed" mt={2} title={i18n.date(new Date(e.at), { dateStyle: 'long', timeStyle: 'medium' })}>
           <time dateTime={new Date(e.at).toISOString()}>{relativeTime(e.at, now, i18n.locale)}</time>
+          {charged && <span data-testid="activity-charged"> · {t`${charged} credits charged`}</span>}
         </Text>
       </div>
     </Group>
@@ -291,7 +335,7 @@ export function ActivityFeed({ items, scope, isVaultOpen, hasMore, isLoadingMore
         <Stack gap={4} py="lg" align="center" ta="center" data-testid="activity-empty">
           <IconLink size={28} color="var(--mantine-color-gray-5)" />
           <Text size="sm" c="dimmed" maw={420}>
-            <Trans>Nothing here yet. Register a file in the vault or disclose a file, and it shows up here.</Trans>
+            <Trans>Nothing here yet. Register a digital asset, put a file in the vault or disclose one, and it shows up here.</Trans>
           </Text>
         </Stack>
       ) : (

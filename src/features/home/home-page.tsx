@@ -93,18 +93,19 @@ function Counters({ summary }: { summary: HomeSummaryDto | null }) {
   const consumed = i18n.number(c.credits.consumed);
   const pool = i18n.number(c.credits.pool ?? 0);
   const cards = [
-    c.assets !== null && <Counter key="assets" icon={IconFileCertificate} label={t`Digital assets`} value={c.assets} href="/dashboard/asset" testId="counter-assets" />,
+    <Counter key="assets" icon={IconFileCertificate} label={t`Digital assets`} value={c.assets} href="/dashboard/asset" testId="counter-assets" />,
     <Counter key="projects" icon={IconFolders} label={t`Vault projects`} value={c.vault_projects} href="/dashboard/vault" testId="counter-projects" />,
     <Counter key="files" icon={IconFiles} label={t`Vault files`} value={c.vault_files} href="/dashboard/vault" testId="counter-vault-files" />,
     <Counter
       key="credits"
       icon={IconCoins}
-      label={c.credits.available === null ? t`Credits consumed` : t`Credits available`}
-      value={c.credits.available ?? c.credits.consumed}
+      label={t`Credits available`}
+      value={c.credits.available}
+      href="/dashboard/credit"
       note={
         <>
-          {c.credits.available !== null && <div>{t`Consumed: ${consumed}`}</div>}
-          {c.credits.pool !== null && <div>{t`Company pool: ${pool}`}</div>}
+          <div data-testid="counter-credits-consumed">{t`Consumed: ${consumed}`}</div>
+          {c.credits.pool !== null && <div data-testid="counter-credits-pool">{t`Company pool: ${pool}`}</div>}
         </>
       }
       testId="counter-credits"
@@ -143,6 +144,9 @@ function QuickActions() {
         <Trans>Quick actions</Trans>
       </Title>
       <Stack gap="xs">
+        <Button component={Link} href="/dashboard/asset_upload" variant="filled" leftSection={<IconFileCertificate size={16} />} justify="flex-start" fullWidth data-testid="action-register-asset">
+          <Trans>Register an asset</Trans>
+        </Button>
         <Button component={Link} href="/dashboard/vault" variant="light" leftSection={<IconLock size={16} />} justify="flex-start" fullWidth data-testid="action-vault">
           <Trans>Open the vault</Trans>
         </Button>

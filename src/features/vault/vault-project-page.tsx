@@ -10,6 +10,7 @@ import { applyRuleVerdicts } from '@/components/form-rules.ts';
 import { WorkProgress, type WorkProgressValue } from '@/components/progress/work-progress.tsx';
 import { formatBytes } from '@/components/progress/format.ts';
 import { useConfig } from '@/config/config-atom.ts';
+import { registrationPrice } from '../../../core/credits.ts';
 import { hashFile } from '../../../workers/hash/hash-service.ts';
 import { checkVaultFileName, type Paged, type VaultFileDto, type VaultProjectDto } from '../../../core/vault.ts';
 import { downloadProof, fetchFiles, fetchProject, isVaultExpired, registerFile } from './vault-api.ts';
@@ -142,7 +143,8 @@ function RegisterPanel({ project, onRegistered, onVaultExpired }: { project: Vau
   const [isSending, setIsSending] = useState(false);
   const abort = useRef<AbortController | null>(null);
   useEffect(() => () => abort.current?.abort(), []);
-  const cost = config.credits.vaultFile;
+  // §9: what the registering member pays; nothing when the deployment does not require credits.
+  const cost = registrationPrice(config, 'vault_file');
 
   const onSubmit = form.onSubmit(async (values) => {
     const isValid = applyRuleVerdicts(form, { file: values.file ? null : { text: t`Please choose a file to register` }, name: checkVaultFileName(values.name) }, i18n);
@@ -188,7 +190,11 @@ function RegisterPanel({ project, onRegistered, onVaultExpired }: { project: Vau
           </Title>
         </Group>
         <Text size="sm" c="dimmed">
-          <Trans>The file is fingerprinted in your browser; the file itself never leaves your computer. Registering costs {cost} credits.</Trans>
+          {cost > 0 ? (
+            <Trans>The file is fingerprinted in your browser; the file itself never leaves your computer. Registering costs {cost} credits.</Trans>
+          ) : (
+            <Trans>The file is fingerprinted in your browser; the file itself never leaves your computer.</Trans>
+          )}
         </Text>
         <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="md">
           <FileInput
@@ -210,7 +216,7 @@ function RegisterPanel({ project, onRegistered, onVaultExpired }: { project: Vau
         {progress && <WorkProgress label={t`Fingerprinting ${form.values.file?.name ?? ''}`} value={progress} onCancel={() => abort.current?.abort()} />}
         <Group justify="flex-end">
           <Button type="submit" loading={isSending} disabled={isHashing} data-testid="register-submit">
-            <Trans>Register ({cost} credits)</Trans>
+            {cost > 0 ? <Trans>Register ({cost} credits)</Trans> : <Trans>Register</Trans>}
           </Button>
         </Group>
       </Stack>
