@@ -1,19 +1,10 @@
 import { createHash } from 'node:crypto';
 import { expect as baseExpect, test, type Page } from '@playwright/test';
-import { createEnterprise, latestCode, ok, person, screenshot, tr, type Locale, type Person } from './support.ts';
+import { createEnterprise, giveCredits, joinCompany as join, latestCode, ok, operatorApi, person, screenshot, tr, type Locale, type Person } from './support.ts';
 
 const VAULT_CODE = 18;
 // The test machine is shared and often busy: waits get room (they bound a wait, they time nothing).
 const expect = baseExpect.configure({ timeout: 30_000 });
-
-/** Joins by invitation code; the owner approves and gives the role. */
-async function join(member: Person, owner: Person, invitationCode: string, role: number): Promise<void> {
-  await ok(member.page.request.post('/api/v2/enterprises/employees', { data: { invitation_code: invitationCode } }), 'join');
-  const list = await ok(owner.page.request.get('/api/v1/enterprises/employees?status=2'), 'applications');
-  const employee = list.items.find((e: { phone: string }) => e.phone === member.phone);
-  await ok(owner.page.request.put('/api/v1/enterprises/employees', { data: { employee_id: employee.employee_id, status: 1 } }), 'approve');
-  if (role !== 0) await ok(owner.page.request.put(`/api/v2/users/members/${employee.employee_id}`, { data: { role } }), 'role');
-}
 
 /** Unlocks the vault for this browser's login session (the vault spec tests the screen). */
 async function unlockVault(p: Person): Promise<void> {
@@ -63,12 +54,18 @@ test.describe('navbar search and the home dashboard', () => {
     await join(officer, owner, company.invitation_code, 3);
     const L = (s: string) => tr('en', s);
 
-    // Real actions: alice registers a file in her vault project; the file's identity is known here.
+    // Real actions: alice gets credits the real way, registers a file in her vault project (its
+    // identity is known here) and a digital asset.
+    const ops = await operatorApi(browser);
+    await giveCredits(owner, alice.phone, 2000, ops.request);
+    await ops.context.close();
     await unlockVault(alice);
     const project = await ok(alice.page.request.post('/api/v1/vault/projects', { data: { name: 'Formula', description: '' } }), 'project');
     const secret = Buffer.from(`provena home-search e2e ${Date.now()} ${Math.random()}`);
     const identity = identityOf(secret, '.txt');
     const file = await ok(alice.page.request.post(`/api/v1/vault/projects/${project.project_id}/files`, { data: { name: 'recipe.txt', file_hash: identity, size: secret.length } }), 'register');
+    const assetBytes = Buffer.from(`asset ${Math.random()}`);
+    const asset = await ok(alice.page.request.post('/api/v1/assets', { data: { name: 'Logo design', type: 1, file_hash: identityOf(assetBytes, '.png'), size: assetBytes.length } }), 'asset');
     const projectUrl = new RegExp(`/dashboard/vault/project/${project.project_id}\\?dip_id=${file.dip_id}$`);
 
     const page = alice.page;
@@ -102,11 +99,17 @@ test.describe('navbar search and the home dashboard', () => {
     await box.press('Enter');
     await expect(page).toHaveURL(projectUrl);
 
+    // An asset's DNA opens the asset (§2 assetDetail).
+    await page.goto('/dashboard/home');
+    await box.fill(asset.dip_id);
+    await box.press('Enter');
+    await expect(page).toHaveURL(new RegExp(`/dashboard/asset/detail/${asset.dip_id}$`));
+
     // By choosing the file: fingerprinted in the hashing worker, then searched by its identity.
     await page.goto('/dashboard/home');
     await page.getByTestId('nav-search-file-input').setInputFiles({ name: 'recipe.txt', mimeType: 'text/plain', buffer: secret });
     await expect(page).toHaveURL(projectUrl);
-    expect(calls.count).toBe(3);
+    expect(calls.count).toBe(4);
 
     // A large file shows bytes, speed and time left, and cancelling searches nothing. A 1 GiB File
     // made of one 16 MiB blob repeated (blobs compose without copying) keeps the hasher busy long enough.
@@ -125,7 +128,7 @@ test.describe('navbar search and the home dashboard', () => {
     await screenshot(page, 'search-hashing-en-desktop');
     await progress.getByRole('button', { name: L('Cancel') }).click();
     await expect(page.getByTestId('search-message')).toHaveText(L('Fingerprinting of {fileName} was cancelled; nothing was searched.').replace('{fileName}', 'archive.bin'));
-    expect(calls.count).toBe(3);
+    expect(calls.count).toBe(4);
     await expect(page).toHaveURL(/\/dashboard\/home$/);
 
     // Nothing found: the empty page says so, shows what was searched, and searches again.
@@ -157,11 +160,18 @@ test.describe('navbar search and the home dashboard', () => {
     await expect(page.getByTestId('home-scope')).toHaveText(L('Counters and activity cover your own work at {company}.').replace('{company}', company.name));
     await expect(page.getByTestId('counter-projects-value')).toHaveText('1');
     await expect(page.getByTestId('counter-vault-files-value')).toHaveText('1');
-    await expect(page.getByTestId('counter-credits-value')).toHaveText('1,000');
+    await expect(page.getByTestId('counter-assets-value')).toHaveText('1');
+    await expect(page.getByTestId('counter-credits-value')).toHaveText('800');
+    await expect(page.getByTestId('counter-credits-consumed')).toHaveText('Consumed: 1,200');
+    await expect(page.getByTestId('counter-credits-pool')).toHaveCount(0);
     await expect(page.getByTestId('counter-members')).toHaveCount(0);
     const feed = page.getByTestId('activity-feed');
     await expect(feed.locator('[data-testid=activity-item][data-kind=file_registered]')).toContainText('You registered recipe.txt in the vault project Formula');
     await expect(feed.locator('[data-testid=activity-item][data-kind=approved]')).toContainText('approved 李四’s application to join');
+    await expect(feed.locator('[data-source=asset]')).toContainText('You registered the digital asset Logo design');
+    await expect(feed.locator('[data-source=asset]')).toContainText('200 credits charged');
+    await expect(feed.locator('[data-source=credit][data-kind=allocate]')).toContainText('gave 李四 2,000 credits');
+    await expect(feed.locator('[data-source=credit][data-kind=top_up]')).toHaveCount(0);
     await feed.locator('[data-kind=file_registered]').getByRole('link', { name: 'Formula' }).click();
     await expect(page).toHaveURL(projectUrl);
     await page.goto('/dashboard/home');
@@ -173,6 +183,9 @@ test.describe('navbar search and the home dashboard', () => {
     await expect(owner.page.getByTestId('home-scope')).toHaveText(LZ('Counters and activity cover all of {company}.').replace('{company}', company.name));
     await expect(owner.page.getByTestId('counter-members-value')).toHaveText('3');
     await expect(owner.page.getByTestId('counter-vault-files-value')).toHaveText('1');
+    await expect(owner.page.getByTestId('counter-assets-value')).toHaveText('1');
+    await expect(owner.page.getByTestId('counter-credits-pool')).toHaveText(LZ('Company pool: {pool}').replace('{pool}', '0'));
+    await expect(owner.page.getByTestId('activity-feed').locator('[data-source=credit][data-kind=top_up]')).toBeVisible();
     const ownerFeed = owner.page.getByTestId('activity-feed');
     const hidden = ownerFeed.locator('[data-kind=file_registered]');
     await expect(hidden).toContainText(LZ('a vault project'));
@@ -247,6 +260,9 @@ test.describe('navbar search and the home dashboard', () => {
     await createEnterprise(owner, '携帯 E2E');
     const page = owner.page;
     if (info.project.name === 'desktop') await page.setViewportSize({ width: 390, height: 844 });
+    const ops = await operatorApi(browser);
+    await giveCredits(owner, owner.phone, 1000, ops.request);
+    await ops.context.close();
     await unlockVault(owner);
     const project = await ok(page.request.post('/api/v1/vault/projects', { data: { name: 'モバイル', description: '' } }), 'project');
     const bytes = Buffer.from(`mobile ${Math.random()}`);
