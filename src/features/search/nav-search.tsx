@@ -25,7 +25,15 @@ export function NavSearch({ isCompact }: { isCompact: boolean }) {
       <ActionIcon variant="subtle" color="gray" size="lg" onClick={panel.open} aria-label={t`Search`} data-testid="nav-search-open">
         <IconSearch size={20} stroke={1.6} />
       </ActionIcon>
-      <Drawer opened={isOpen} onClose={panel.close} position="top" size="auto" title={t`Search`} data-testid="nav-search-panel">
+      <Drawer
+        opened={isOpen}
+        onClose={panel.close}
+        position="top"
+        title={t`Search`}
+        // As tall as its content: the page stays visible (dimmed) below the panel.
+        styles={{ content: { height: 'auto', flex: '0 0 auto' } }}
+        data-testid="nav-search-panel"
+      >
         <Stack gap="sm" pb="sm">
           <SearchBox field={field} variant="page" autoFocus testId="nav-search" />
           <Text size="xs" c="dimmed">
