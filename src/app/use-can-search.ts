@@ -15,6 +15,12 @@ export function useCanSearch(): boolean {
   const [company, setCompany] = useAtom(companyAtom);
   const userId = user?.id;
   const isUnknown = company === undefined;
+  // Logged out (or the session ended): the company state belongs to nobody, and the next
+  // person to log in in this tab must not see it, here or in the dashboard guard.
+  const isLoggedOut = user === null;
+  useEffect(() => {
+    if (isLoggedOut && !isUnknown) setCompany(undefined);
+  }, [isLoggedOut, isUnknown, setCompany]);
   useEffect(() => {
     if (!userId || !isUnknown) return;
     let isCurrent = true;
