@@ -35,6 +35,10 @@ export type CompanyDto = {
   role: number;
   is_admin: boolean;
   private_key_status: number;
+  /** §3: the enterprise's current (unrevoked) certificate as PEM, '' when it has none. */
+  certificate: string;
+  /** §3: the ledger DNA that registers that certificate's SHA-256. */
+  certificate_dna: string;
   member_confirmed_status: number;
   status: number;
   invitation_code: string;

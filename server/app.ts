@@ -18,6 +18,7 @@ import enterprisesPlugin from './plugins/enterprises.ts';
 import fileRoutes from './routes/files/index.ts';
 import enterpriseRoutes from './routes/enterprises/index.ts';
 import operatorRoutes from './routes/operators/index.ts';
+import enterpriseKeyRoutes from './routes/enterprise-keys/index.ts';
 import scorePlugin, { recomputeMinutesFromEnv, scoreBasePath } from './score/plugin.ts';
 import storagePlugin from './storage/plugin.ts';
 import storageRoutes from './routes/storage/index.ts';
@@ -47,6 +48,7 @@ export default async function app(fastify: FastifyInstance, opts: AppOptions) {
   await fastify.register(fileRoutes);
   await fastify.register(enterpriseRoutes);
   await fastify.register(operatorRoutes);
+  await fastify.register(enterpriseKeyRoutes);
   await fastify.register(scorePlugin, { db: opts.db, databaseUrl: opts.env.databaseUrl, base: scoreBasePath(opts.config.api.scoreBase), recomputeMinutes: recomputeMinutesFromEnv() });
   await fastify.register(storagePlugin);
   await fastify.register(storageRoutes);

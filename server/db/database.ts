@@ -17,6 +17,7 @@ import { vault } from './migrations/0006-vault.ts';
 import { credits } from './migrations/0011-credits.ts';
 import { assets } from './migrations/0012-assets.ts';
 import { home } from './migrations/0013-home.ts';
+import { enterpriseKeys } from './migrations/0014-enterprise-keys.ts';
 
 export type Db = Kysely<Database>;
 
@@ -33,6 +34,7 @@ export function migrations(dialect: Dialect): Record<string, Migration> {
     '0011-credits': credits(dialect),
     '0012-assets': assets(dialect),
     '0013-home': home(dialect),
+    '0014-enterprise-keys': enterpriseKeys(dialect),
   };
 }
 

@@ -293,6 +293,69 @@ export type MemberEventsTable = {
   created_at: number;
 };
 
+/** Enterprise keys in custody, their certificates, cancel-custody requests and the key log (0014). */
+export type EnterpriseCasTable = { fingerprint: string; root_fingerprint: string; spki: string; pkcs8: string; certificate: string; created_at: number };
+export type EnterpriseKeysTable = {
+  id: Generated<number>;
+  enterprise_id: number;
+  spki: string;
+  encrypted_pem: string | null;
+  pem_sha256: string;
+  kdf_iterations: number;
+  csr: string;
+  deposit_signature: string;
+  deposited_by: number;
+  deposited_at: number;
+  retired_at: number | null;
+  delete_after: number | null;
+  deleted_at: number | null;
+};
+export type EnterpriseCertificatesTable = {
+  id: Generated<number>;
+  enterprise_id: number;
+  key_id: number;
+  ca_fingerprint: string;
+  serial_number: string;
+  fingerprint: string;
+  subject: string;
+  not_before: number;
+  not_after: number;
+  der: string;
+  dna: string;
+  revoked_at: number | null;
+  revocation_reason: number | null;
+  created_at: number;
+};
+export type KeyCustodyRequestsTable = {
+  id: Generated<number>;
+  enterprise_id: number;
+  key_id: number | null;
+  requested_by: number;
+  reason: Generated<string>;
+  status: number;
+  operator_id: number | null;
+  review_reason: Generated<string>;
+  reviewed_at: number | null;
+  created_at: number;
+  updated_at: number;
+};
+export type EnterpriseKeyLogTable = {
+  id: Generated<number>;
+  enterprise_id: number;
+  key_id: number | null;
+  certificate_id: number | null;
+  user_id: number | null;
+  operator_id: number | null;
+  action: string;
+  from_status: number | null;
+  to_status: number | null;
+  file_hash: string | null;
+  ref_id: number | null;
+  detail: Generated<string>;
+  ip: Generated<string>;
+  created_at: number;
+};
+
 export type Database = {
   users: UsersTable;
   sessions: SessionsTable;
@@ -330,4 +393,9 @@ export type Database = {
   credit_orders: CreditOrdersTable;
   assets: AssetsTable;
   member_events: MemberEventsTable;
+  enterprise_cas: EnterpriseCasTable;
+  enterprise_keys: EnterpriseKeysTable;
+  enterprise_certificates: EnterpriseCertificatesTable;
+  key_custody_requests: KeyCustodyRequestsTable;
+  enterprise_key_log: EnterpriseKeyLogTable;
 };

@@ -9,6 +9,9 @@ import { maskLicense } from '../../core/masking.ts';
 import type { CompanyDto } from '../../core/api-types.ts';
 import type { MemberEventKind } from '../../core/home.ts';
 import { memberAvailable } from './credits.ts';
+import { PRIVATE_KEY_STATUS } from '../../core/enterprise-keys.ts';
+import { certificatePem } from '../../core/crypto/enterprise-cert.ts';
+import { fromBase64 } from '../../core/ledger/bytes.ts';
 
 export type EnterpriseRow = Selectable<EnterprisesTable>;
 export type EmployeeRow = Selectable<EmployeesTable>;
@@ -76,6 +79,9 @@ export async function companyState(db: Db, user: { id: number; current_enterpris
     .orderBy('id', 'desc')
     .executeTakeFirst();
   const isAdmin = Boolean(current && current.status === EMPLOYEE_STATUS.confirmed && isAdminRole(current.role));
+  const certificate = enterprise
+    ? await db.selectFrom('enterprise_certificates').select(['der', 'dna']).where('enterprise_id', '=', enterprise.id).where('revoked_at', 'is', null).orderBy('id', 'desc').executeTakeFirst()
+    : undefined;
   return {
     enterprise_id: enterprise?.id ?? null,
     name: enterprise?.name ?? '',
@@ -86,6 +92,8 @@ export async function companyState(db: Db, user: { id: number; current_enterpris
     role: current?.role ?? 0,
     is_admin: isAdmin,
     private_key_status: enterprise?.private_key_status ?? 0,
+    certificate: certificate ? certificatePem(fromBase64(certificate.der)) : '',
+    certificate_dna: certificate?.dna ?? '',
     member_confirmed_status: current?.status ?? 0,
     status: current?.status ?? 0,
     invitation_code: isAdmin && enterprise ? enterprise.invitation_code : '',
@@ -137,6 +145,8 @@ export async function insertEnterprise(
         apply_book_id: files.apply_book_id ?? null,
         organization_code_certificate_id: files.organization_code_certificate_id ?? null,
         verify_status: VERIFY_STATUS.verified,
+        // No key yet: the super administrator deposits one in the key ceremony (docs/enterprise-keys.md).
+        private_key_status: PRIVATE_KEY_STATUS.none,
         invitation_code: await uniqueInvitationCode(trx),
         created_by: userId,
         created_at: now,

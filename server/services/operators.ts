@@ -1,5 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto';
+import type { FastifyRequest } from 'fastify';
 import type { Db } from '../db/database.ts';
+import { forbidden } from '../plugins/enterprises.ts';
 import { hashPassword } from './passwords.ts';
 
 export const OPERATOR_COOKIE = 'provena_operator';
@@ -44,4 +46,11 @@ export async function upsertOperator(db: Db, input: { loginId: string; password:
     .returning('id')
     .executeTakeFirstOrThrow();
   return { id: row.id, isNew: true };
+}
+
+/** The operator behind a request's operator cookie, or 403 forbidden (enterprise sessions never pass). */
+export async function requireOperator(db: Db, request: FastifyRequest) {
+  const operator = await operatorOfSession(db, request.cookies[OPERATOR_COOKIE]);
+  if (!operator) forbidden();
+  return operator;
 }

@@ -23,6 +23,8 @@ import { AddCompanyPage } from '@/features/enterprise/add-company-page.tsx';
 import { CompanyAuthProtocolPage } from '@/features/enterprise/company-auth-protocol-page.tsx';
 import { CompanyPage, toCompanyTab } from '@/features/enterprise/company-page.tsx';
 import { OperatorPage } from '@/features/enterprise/operator-page.tsx';
+import { CertificateDetailPage } from '@/features/enterprise/certificate-detail-page.tsx';
+import { LocalCertificatePage } from '@/features/enterprise/local-certificate-page.tsx';
 import { VaultPage } from '@/features/vault/vault-page.tsx';
 import { VaultUnlockPage } from '@/features/vault/vault-unlock-page.tsx';
 import { VaultProjectPage } from '@/features/vault/vault-project-page.tsx';
@@ -141,6 +143,14 @@ export const DASHBOARD_ROUTES: AppRoute[] = [
   { path: '/dashboard/home', title: msg`Home`, render: () => <RequireUser>{(user) => <HomePage user={user} />}</RequireUser> },
   { path: '/dashboard/empty', title: SEARCH_LABELS.empty, render: () => <RequireUser>{() => <EmptySearch />}</RequireUser> },
   { path: '/dashboard/company/:active?', title: msg`My company`, render: ({ active }) => <WithUser render={(user) => <CompanyPage user={user} active={toCompanyTab(active)} />} /> },
+  { path: '/dashboard/company/certificate/detail', title: msg`Check a certificate or key file`, render: () => <RequireUser>{() => <LocalCertificatePage />}</RequireUser> },
+  {
+    path: '/dashboard/company/certificate/:certificateId/:serialNumber',
+    title: msg`Certificate details`,
+    render: ({ certificateId, serialNumber }) => (
+      <RequireUser>{(user) => <CertificateDetailPage key={certificateId} user={user} certificateId={certificateId ?? ''} serialNumber={serialNumber ?? ''} />}</RequireUser>
+    ),
+  },
   { path: '/dashboard/setting/:active?', title: msg`Personal centre`, render: ({ active }) => <Setting active={active} /> },
   { path: '/dashboard/asset', title: ASSET_LABELS.list, render: () => <RequireUser>{() => <AssetListPage />}</RequireUser> },
   { path: '/dashboard/asset_upload', title: ASSET_LABELS.upload, render: () => <RequireUser>{() => <AssetUploadPage />}</RequireUser> },

@@ -165,7 +165,9 @@ test.describe('credits', () => {
     // §8: not enough credits for the next one: refused with the message, nothing registered, nothing charged.
     await fileInput.setInputFiles({ name: 'second.txt', mimeType: 'text/plain', buffer: Buffer.from(`second ${Date.now()}`) });
     await member.getByTestId('register-submit').click();
-    await expect(member.getByText(E('Not enough credits, please top up'))).toBeVisible({ timeout: 30_000 });
+    const problem = member.getByTestId('register-credits-problem');
+    await expect(problem).toContainText(E('Not enough credits, please top up'), { timeout: 30_000 });
+    await expect(problem.getByRole('link', { name: tr('en', 'See my credits') })).toHaveAttribute('href', '/dashboard/credit');
     await screenshot(member, 'credit-refused-vault-en');
     await expect(member.getByTestId('file-second.txt')).toHaveCount(0);
     expect(await available(alice)).toBe(200);

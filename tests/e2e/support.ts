@@ -11,7 +11,7 @@ export type Locale = 'zh' | 'en' | 'ja';
 /** Every catalog of a locale: the main one and one per product area (see lingui.config.ts). */
 const CATALOG_DIRS = ['', 'legal', 'assets', 'credit', 'home', 'vault', 'disclosure', 'map'];
 
-/** Reads the lingui .po catalogs of a locale into msgid → msgstr (multi-line strings joined). */
+/** Reads the lingui .po catalogs of a locale into msgid → msgstr (multi-line strings joined; a message with a msgctxt is keyed `context\u0004msgid`). */
 function readCatalog(locale: Locale): Map<string, string> {
   const map = new Map<string, string>();
   for (const dir of CATALOG_DIRS) {
@@ -23,24 +23,31 @@ function readCatalog(locale: Locale): Map<string, string> {
 
 function readCatalogFile(file: string, map: Map<string, string>): void {
   const unquote = (s: string) => JSON.parse(s) as string;
-  let key: 'msgid' | 'msgstr' | null = null;
+  let key: 'msgctxt' | 'msgid' | 'msgstr' | null = null;
+  let msgctxt = '';
   let msgid = '';
   let msgstr = '';
   const flush = () => {
-    if (msgid) map.set(msgid, msgstr || msgid);
+    if (msgid) map.set(msgctxt ? `${msgctxt}\u0004${msgid}` : msgid, msgstr || msgid);
+    msgctxt = '';
     msgid = '';
     msgstr = '';
   };
   for (const line of fs.readFileSync(file, 'utf8').split('\n')) {
-    if (line.startsWith('msgid ')) {
+    if (line.startsWith('msgctxt ')) {
       flush();
+      key = 'msgctxt';
+      msgctxt = unquote(line.slice(8));
+    } else if (line.startsWith('msgid ')) {
+      if (key !== 'msgctxt') flush();
       key = 'msgid';
       msgid = unquote(line.slice(6));
     } else if (line.startsWith('msgstr ')) {
       key = 'msgstr';
       msgstr = unquote(line.slice(7));
     } else if (line.startsWith('"') && key) {
-      if (key === 'msgid') msgid += unquote(line);
+      if (key === 'msgctxt') msgctxt += unquote(line);
+      else if (key === 'msgid') msgid += unquote(line);
       else msgstr += unquote(line);
     } else {
       key = null;
@@ -50,11 +57,11 @@ function readCatalogFile(file: string, map: Map<string, string>): void {
 }
 
 const catalogs = new Map<Locale, Map<string, string>>();
-/** The text a user sees for an English source message in `locale` (fails loudly when untranslated). */
-export function tr(locale: Locale, source: string): string {
+/** The text a user sees for an English source message (and its msgctxt, if it has one) in `locale`; fails loudly when untranslated. */
+export function tr(locale: Locale, source: string, context?: string): string {
   if (locale === 'en') return source;
   if (!catalogs.has(locale)) catalogs.set(locale, readCatalog(locale));
-  const text = catalogs.get(locale)!.get(source);
+  const text = catalogs.get(locale)!.get(context ? `${context}\u0004${source}` : source);
   if (!text || text === source) throw new Error(`no ${locale} translation for "${source}"`);
   return text;
 }

@@ -14,7 +14,7 @@ import {
 import { EMPLOYEE_STATUS, canSeeEnterpriseData, isAdminRole } from '../../../core/enterprise.ts';
 import { fail } from '../../errors.ts';
 import { forbidden } from '../../plugins/enterprises.ts';
-import { OPERATOR_COOKIE, operatorOfSession } from '../../services/operators.ts';
+import { requireOperator as requireOperatorOf } from '../../services/operators.ts';
 import {
   balancesOf,
   cancelOrder,
@@ -196,11 +196,7 @@ export default async function creditRoutes(app: FastifyInstance) {
 
   // ---- the operator console ---------------------------------------------------------------
 
-  async function requireOperator(request: FastifyRequest) {
-    const operator = await operatorOfSession(db, request.cookies[OPERATOR_COOKIE]);
-    if (!operator) forbidden();
-    return operator;
-  }
+  const requireOperator = (request: FastifyRequest) => requireOperatorOf(db, request);
 
   app.get<{ Querystring: { status?: number; page?: number; page_size?: number } }>(
     '/api/v1/operator/credit-orders',

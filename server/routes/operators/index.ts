@@ -2,10 +2,9 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { APPLICATION_STATUS, EMPLOYEE_STATUS } from '../../../core/enterprise.ts';
 import type { OperatorApplicationDto } from '../../../core/api-types.ts';
 import { fail } from '../../errors.ts';
-import { forbidden } from '../../plugins/enterprises.ts';
 import { verifyPassword } from '../../services/passwords.ts';
 import { insertEnterprise } from '../../services/enterprises.ts';
-import { OPERATOR_COOKIE, OPERATOR_SESSION_TTL_MS, createOperatorSession, operatorOfSession, operatorTokenId } from '../../services/operators.ts';
+import { OPERATOR_COOKIE, OPERATOR_SESSION_TTL_MS, createOperatorSession, operatorTokenId, requireOperator as requireOperatorOf } from '../../services/operators.ts';
 import { body } from '../schemas.ts';
 
 const PARSED_FILE = /^0x[0-9a-f]{64}\.[a-z0-9]{1,16}$/;
@@ -19,11 +18,7 @@ const CONTENT_TYPES: Record<string, string> = { pdf: 'application/pdf', jpg: 'im
 export default async function operatorRoutes(app: FastifyInstance) {
   const { db } = app;
 
-  async function requireOperator(request: FastifyRequest) {
-    const operator = await operatorOfSession(db, request.cookies[OPERATOR_COOKIE]);
-    if (!operator) forbidden();
-    return operator;
-  }
+  const requireOperator = (request: FastifyRequest) => requireOperatorOf(db, request);
 
   const cookieOptions = { path: '/', httpOnly: true, sameSite: 'strict' as const, secure: app.env.cookieSecure };
 

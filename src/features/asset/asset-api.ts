@@ -1,5 +1,6 @@
 import { api, ApiError, SERVER_EXCEPTION } from '@/api/client.ts';
 import type { AssetBatchResponse, AssetDto, AssetListQuery, AssetPage, AssetRegisterInput, AssetRegistrantDto } from '../../../core/assets.ts';
+import type { CreditSummaryDto } from '../../../core/credits.ts';
 
 /** The /api/v1/assets calls (issue 6, §7 style: `{ data }`, paged lists, array parameters repeat the key). */
 
@@ -28,3 +29,6 @@ export async function downloadAssetProof(apiBase: string, asset: { dip_id: strin
   link.remove();
   setTimeout(() => URL.revokeObjectURL(url), 60_000);
 }
+
+/** The caller's own credits (§3 available credits), to show beside the price before registering. */
+export const fetchCreditSummary = (signal?: AbortSignal) => api.get<CreditSummaryDto>('/v1/credits/summary', { signal });

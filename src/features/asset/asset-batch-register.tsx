@@ -6,10 +6,10 @@ import { Link } from 'wouter';
 import { describeError, errorKeyText, serverErrorMessage } from '@/api/error-messages.ts';
 import { WorkProgress, type WorkProgressValue } from '@/components/progress/work-progress.tsx';
 import { formatBytes } from '@/components/progress/format.ts';
-import { useConfig } from '@/config/config-atom.ts';
 import { hashFiles } from '../../../workers/hash/hash-service.ts';
 import { ASSET_TYPE_VALUES } from '../../../core/assets.ts';
 import { registerAssets } from './asset-api.ts';
+import { useAssetPrice } from './use-asset-price.ts';
 import { typeLabel } from './asset-parts.tsx';
 import { assetDetailPath } from './asset-labels.ts';
 import { isFinished, newBatchRows, runBatch, type BatchRow } from './batch-runner.ts';
@@ -80,7 +80,7 @@ const Row = memo(function Row({ row, index, onRemove }: { row: BatchRow; index: 
   const path = row.file.webkitRelativePath;
   return (
     <Table.Tr data-testid={`batch-row-${row.name}`} data-status={row.status}>
-      <Table.Td style={{ maxWidth: 360 }}>
+      <Table.Td style={{ maxWidth: 360, minWidth: 0 }}>
         <Text size="sm" style={{ overflowWrap: 'anywhere' }}>
           {row.name}
         </Text>
@@ -114,8 +114,7 @@ const Row = memo(function Row({ row, index, onRemove }: { row: BatchRow; index: 
  */
 export function AssetBatchRegister() {
   const { t, i18n } = useLingui();
-  const config = useConfig();
-  const cost = config.credits.assetRegistration;
+  const { price: cost, available, reload: reloadCredits } = useAssetPrice();
   const [files, setFiles] = useState<File[]>([]);
   const [rows, setRows] = useState<BatchRow[]>([]);
   const [type, setType] = useState<string | null>(null);
@@ -174,6 +173,7 @@ export function AssetBatchRegister() {
     flushTimer.current = null;
     pending.current = null;
     setRows(finished);
+    reloadCredits();
     setProgress(null);
     abort.current = null;
     setPhase('done');
@@ -193,6 +193,7 @@ export function AssetBatchRegister() {
   const isHashing = progress !== null && (progress.filesDone ?? 0) < (progress.totalFiles ?? 0);
   const typeOptions = ASSET_TYPE_VALUES.map((v) => ({ value: String(v), label: typeLabel(v, i18n) }));
   const total = files.length * cost;
+  const charged = rows.reduce((n, r) => n + (r.asset?.credits ?? 0), 0);
   return (
     <Paper withBorder radius="md" p={{ base: 'md', sm: 'lg' }} data-testid="asset-batch" data-phase={phase}>
       <Stack gap="md">
@@ -235,6 +236,11 @@ export function AssetBatchRegister() {
             />
           </Group>
         )}
+        {phase === 'choosing' && cost > 0 && available !== null && files.length > 0 && available < total && (
+          <Text size="sm" c="orange" data-testid="batch-credits-short">
+            {t`Your credits cover ${Math.floor(available / cost)} of these files; the rest will be refused (not enough credits).`}
+          </Text>
+        )}
         {notice && (
           <Text size="sm" c="orange">
             {notice}
@@ -242,24 +248,22 @@ export function AssetBatchRegister() {
         )}
         {rows.length > 0 && (
           <Card withBorder radius="md" padding={0}>
-            <ScrollArea.Autosize mah={420} type="auto">
-              <Table.ScrollContainer minWidth={480}>
-                <Table verticalSpacing={6} striped data-testid="batch-rows">
-                  <Table.Thead>
-                    <Table.Tr>
-                      <Table.Th>{t`File`}</Table.Th>
-                      <Table.Th>{t`File size`}</Table.Th>
-                      <Table.Th>{t`Result`}</Table.Th>
-                      {phase === 'choosing' && <Table.Th w={40} />}
-                    </Table.Tr>
-                  </Table.Thead>
-                  <Table.Tbody>
-                    {rows.map((row, index) => (
-                      <Row key={index} row={row} index={index} onRemove={phase === 'choosing' ? onRemove : undefined} />
-                    ))}
-                  </Table.Tbody>
-                </Table>
-              </Table.ScrollContainer>
+            <ScrollArea.Autosize mah={420} type="auto" scrollbars="y">
+              <Table verticalSpacing={6} striped data-testid="batch-rows">
+                <Table.Thead>
+                  <Table.Tr>
+                    <Table.Th>{t`File`}</Table.Th>
+                    <Table.Th>{t`File size`}</Table.Th>
+                    <Table.Th>{t`Result`}</Table.Th>
+                    {phase === 'choosing' && <Table.Th w={40} />}
+                  </Table.Tr>
+                </Table.Thead>
+                <Table.Tbody>
+                  {rows.map((row, index) => (
+                    <Row key={index} row={row} index={index} onRemove={phase === 'choosing' ? onRemove : undefined} />
+                  ))}
+                </Table.Tbody>
+              </Table>
             </ScrollArea.Autosize>
           </Card>
         )}
@@ -283,7 +287,18 @@ export function AssetBatchRegister() {
           <Group gap={6} wrap="nowrap">
             <IconCoins size={16} />
             <Text size="sm" data-testid="batch-price">
-              {files.length > 0 ? t`${files.length} × ${cost} credits = ${total} credits` : t`Each file costs ${cost} credits`}
+              {phase === 'done'
+                ? t`Charged: ${i18n.number(charged)} credits`
+                : cost === 0
+                  ? t`Registering is free`
+                  : files.length > 0
+                    ? t`${files.length} × ${cost} credits = ${i18n.number(total)} credits`
+                    : t`Each file costs ${cost} credits`}
+              {available !== null && cost > 0 && (
+                <Text span size="sm" c="dimmed">
+                  {` · ${t`available: ${i18n.number(available)}`}`}
+                </Text>
+              )}
             </Text>
           </Group>
           {phase === 'choosing' && (

@@ -123,7 +123,7 @@ export function AssetDetailPage({ dna }: { dna: string }) {
             <Copyable value={asset.dip_id} label={t`DNA`} testId="asset-dna" />
           </Field>
           <Field label={t`File fingerprint (SHA-256)`}>
-            <Copyable value={asset.file_hash} label={t`fingerprint`} testId="asset-hash" />
+            <Copyable value={asset.file_hash} label={t`fingerprint`} testId="asset-hash" isWrapped />
           </Field>
           <Field label={t`Type`} testId="asset-type">
             <Text size="sm">{typeLabel(asset.type, i18n)}</Text>

@@ -1,7 +1,7 @@
 import { useEffect, useMemo, useState } from 'react';
-import { Anchor, Button, Card, Group, MultiSelect, Pagination, Select, SimpleGrid, Stack, Table, Text, TextInput, ThemeIcon, Title, UnstyledButton } from '@mantine/core';
+import { Anchor, Badge, Button, Card, Collapse, Group, MultiSelect, Pagination, Select, SimpleGrid, Stack, Table, Text, TextInput, ThemeIcon, Title, UnstyledButton } from '@mantine/core';
 import { useDebouncedValue, useMediaQuery } from '@mantine/hooks';
-import { IconArrowDown, IconArrowUp, IconArrowsSort, IconCertificate, IconFilterOff, IconPlus, IconSearch } from '@tabler/icons-react';
+import { IconAdjustmentsHorizontal, IconArrowDown, IconArrowUp, IconArrowsSort, IconCertificate, IconFilterOff, IconPlus, IconSearch } from '@tabler/icons-react';
 import { Trans, useLingui } from '@lingui/react/macro';
 import { Link, useLocation, useSearch } from 'wouter';
 import { useConfig } from '@/config/config-atom.ts';
@@ -66,6 +66,7 @@ export function AssetListPage() {
   const [data, setData] = useState<AssetPage | null>(null);
   const [registrants, setRegistrants] = useState<AssetRegistrantDto[]>([]);
   const [poll, setPoll] = useState(0);
+  const [isFilterOpen, setIsFilterOpen] = useState(false);
 
   const update = (patch: Partial<AssetListState>) => {
     const next = { ...state, page: 1, ...patch };
@@ -106,7 +107,7 @@ export function AssetListPage() {
     return () => window.clearInterval(timer);
   }, [isGenerating]);
 
-  const onSort = (sort: AssetSort) => update({ sort, order: state.sort === sort ? (state.order === 'asc' ? 'desc' : 'asc') : defaultOrder(sort), page: state.page });
+  const onSort = (sort: AssetSort) => update({ sort, order: state.sort === sort ? (state.order === 'asc' ? 'desc' : 'asc') : defaultOrder(sort) });
   const typeOptions = ASSET_TYPE_VALUES.map((v) => ({ value: String(v), label: typeLabel(v, i18n) }));
   const sortOptions = [
     { value: 'time:desc', label: t`Newest first` },
@@ -117,12 +118,90 @@ export function AssetListPage() {
     { value: 'size:asc', label: t`Smallest first` },
   ];
   const isFiltered = hasFilters(state);
+  const filterCount = [state.types.length > 0, state.status, state.from, state.to, state.registrant].filter(Boolean).length;
   const items = data?.items ?? [];
   const pages = data ? Math.max(1, Math.ceil(data.total / data.page_size)) : 1;
   const registerButton = (
     <Button component={Link} href={ASSET_UPLOAD_PATH} leftSection={<IconPlus size={16} />} data-testid="register-assets">
       <Trans>Register assets</Trans>
     </Button>
+  );
+
+  const searchField = (
+    <TextInput
+      label={t`Search`}
+      leftSection={<IconSearch size={16} />}
+      placeholder={t`Name, DNA or fingerprint`}
+      value={keyword}
+      onChange={(event) => setKeyword(event.currentTarget.value)}
+      data-testid="filter-keyword"
+    />
+  );
+  const filterFields = (
+    <>
+      <MultiSelect
+        label={t`Type`}
+        placeholder={state.types.length ? undefined : t`All types`}
+        data={typeOptions}
+        value={state.types.map(String)}
+        onChange={(values) => update({ types: values.map(Number) })}
+        clearable
+        data-testid="filter-type"
+      />
+      <Select
+        label={t`Proof status`}
+        data={[
+          { value: 'all', label: t`All` },
+          { value: 'generating', label: t`Generating` },
+          { value: 'generated', label: t`Generated` },
+        ]}
+        value={state.status ?? 'all'}
+        onChange={(value) => update({ status: value === 'generating' || value === 'generated' ? value : null })}
+        allowDeselect={false}
+        data-testid="filter-status"
+      />
+      <Select
+        label={t`Sort by`}
+        data={sortOptions}
+        value={`${state.sort}:${state.order}`}
+        onChange={(value) => {
+          const [sort, order] = (value ?? 'time:desc').split(':') as [AssetSort, 'asc' | 'desc'];
+          update({ sort, order });
+        }}
+        allowDeselect={false}
+        data-testid="filter-sort"
+      />
+      <TextInput type="date" label={t`Registered from`} value={state.from} max={state.to || undefined} onChange={(event) => update({ from: event.currentTarget.value })} data-testid="filter-from" />
+      <TextInput type="date" label={t`Registered until`} value={state.to} min={state.from || undefined} onChange={(event) => update({ to: event.currentTarget.value })} data-testid="filter-to" />
+      {seesAll && (
+        <Select
+          label={t`Registrant`}
+          placeholder={t`Everyone`}
+          data={registrants.map((r) => ({ value: String(r.user_id), label: `${r.name} (${r.asset_count})` }))}
+          value={state.registrant ? String(state.registrant) : null}
+          onChange={(value) => update({ registrant: value ? Number(value) : null })}
+          clearable
+          searchable
+          nothingFoundMessage={t`Nobody found`}
+          data-testid="filter-registrant"
+        />
+      )}
+      {isFiltered && (
+        <Group align="flex-end">
+          <Button
+            variant="subtle"
+            leftSection={<IconFilterOff size={16} />}
+            onClick={() => {
+              setKeyword('');
+              update({ ...DEFAULT_LIST_STATE, sort: state.sort, order: state.order });
+            }}
+            data-testid="clear-filters"
+          >
+            <Trans>Clear filters</Trans>
+          </Button>
+        </Group>
+      )}
+    </>
   );
 
   return (
@@ -140,78 +219,33 @@ export function AssetListPage() {
       </Group>
 
       <Card withBorder radius="md" padding="md" data-testid="asset-filters">
-        <SimpleGrid cols={{ base: 1, xs: 2, md: 4 }} spacing="sm" verticalSpacing="sm">
-          <TextInput
-            label={t`Search`}
-            leftSection={<IconSearch size={16} />}
-            placeholder={t`Name, DNA or fingerprint`}
-            value={keyword}
-            onChange={(event) => setKeyword(event.currentTarget.value)}
-            data-testid="filter-keyword"
-          />
-          <MultiSelect
-            label={t`Type`}
-            placeholder={state.types.length ? undefined : t`All types`}
-            data={typeOptions}
-            value={state.types.map(String)}
-            onChange={(values) => update({ types: values.map(Number) })}
-            clearable
-            data-testid="filter-type"
-          />
-          <Select
-            label={t`Proof status`}
-            data={[
-              { value: 'all', label: t`All` },
-              { value: 'generating', label: t`Generating` },
-              { value: 'generated', label: t`Generated` },
-            ]}
-            value={state.status ?? 'all'}
-            onChange={(value) => update({ status: value === 'generating' || value === 'generated' ? value : null })}
-            allowDeselect={false}
-            data-testid="filter-status"
-          />
-          <Select
-            label={t`Sort by`}
-            data={sortOptions}
-            value={`${state.sort}:${state.order}`}
-            onChange={(value) => {
-              const [sort, order] = (value ?? 'time:desc').split(':') as [AssetSort, 'asc' | 'desc'];
-              update({ sort, order, page: state.page });
-            }}
-            allowDeselect={false}
-            data-testid="filter-sort"
-          />
-          <TextInput type="date" label={t`Registered from`} value={state.from} max={state.to || undefined} onChange={(event) => update({ from: event.currentTarget.value })} data-testid="filter-from" />
-          <TextInput type="date" label={t`Registered until`} value={state.to} min={state.from || undefined} onChange={(event) => update({ to: event.currentTarget.value })} data-testid="filter-to" />
-          {seesAll && (
-            <Select
-              label={t`Registrant`}
-              placeholder={t`Everyone`}
-              data={registrants.map((r) => ({ value: String(r.user_id), label: `${r.name} (${r.asset_count})` }))}
-              value={state.registrant ? String(state.registrant) : null}
-              onChange={(value) => update({ registrant: value ? Number(value) : null })}
-              clearable
-              searchable
-              nothingFoundMessage={t`Nobody found`}
-              data-testid="filter-registrant"
-            />
-          )}
-          {isFiltered && (
-            <Group align="flex-end">
+        {isMobile ? (
+          <Stack gap="sm">
+            <Group gap="xs" wrap="nowrap" align="flex-end">
+              <div style={{ flex: 1, minWidth: 0 }}>{searchField}</div>
               <Button
-                variant="subtle"
-                leftSection={<IconFilterOff size={16} />}
-                onClick={() => {
-                  setKeyword('');
-                  update({ ...DEFAULT_LIST_STATE, sort: state.sort, order: state.order });
-                }}
-                data-testid="clear-filters"
+                variant={filterCount > 0 ? 'light' : 'default'}
+                leftSection={<IconAdjustmentsHorizontal size={16} />}
+                rightSection={filterCount > 0 ? <Badge size="xs" circle>{filterCount}</Badge> : undefined}
+                onClick={() => setIsFilterOpen((o) => !o)}
+                aria-expanded={isFilterOpen}
+                data-testid="toggle-filters"
               >
-                <Trans>Clear filters</Trans>
+                <Trans>Filters</Trans>
               </Button>
             </Group>
-          )}
-        </SimpleGrid>
+            <Collapse expanded={isFilterOpen}>
+              <SimpleGrid cols={{ base: 1, xs: 2 }} spacing="sm" verticalSpacing="sm">
+                {filterFields}
+              </SimpleGrid>
+            </Collapse>
+          </Stack>
+        ) : (
+          <SimpleGrid cols={{ base: 1, xs: 2, md: 4 }} spacing="sm" verticalSpacing="sm">
+            {searchField}
+            {filterFields}
+          </SimpleGrid>
+        )}
       </Card>
 
       {data && (

@@ -31,11 +31,11 @@ export function formatTime(ts: number, i18n: I18n, style: 'short' | 'medium' = '
 }
 
 /** A long value (DNA, fingerprint) on one line, cut with an ellipsis, with a copy button. */
-export function Copyable({ value, label, testId, size = 'sm' }: { value: string; label: string; testId?: string; size?: 'xs' | 'sm' }) {
+export function Copyable({ value, label, testId, size = 'sm', isWrapped = false }: { value: string; label: string; testId?: string; size?: 'xs' | 'sm'; isWrapped?: boolean }) {
   const { t } = useLingui();
   return (
-    <Group gap={4} wrap="nowrap" style={{ minWidth: 0 }}>
-      <Text size={size} ff="monospace" truncate="end" title={value} style={{ minWidth: 0 }} data-testid={testId}>
+    <Group gap={4} wrap="nowrap" style={{ minWidth: 0 }} align={isWrapped ? 'flex-start' : 'center'}>
+      <Text size={size} ff="monospace" truncate={isWrapped ? undefined : 'end'} title={value} style={{ minWidth: 0, overflowWrap: isWrapped ? 'anywhere' : undefined }} data-testid={testId}>
         {value}
       </Text>
       <CopyButton value={value}>

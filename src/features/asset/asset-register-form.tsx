@@ -11,10 +11,10 @@ import { describeError } from '@/api/error-messages.ts';
 import { applyRuleVerdicts } from '@/components/form-rules.ts';
 import { WorkProgress, type WorkProgressValue } from '@/components/progress/work-progress.tsx';
 import { formatBytes } from '@/components/progress/format.ts';
-import { useConfig } from '@/config/config-atom.ts';
 import { hashFile } from '../../../workers/hash/hash-service.ts';
 import { ASSET_DESCRIPTION_MAX, ASSET_TYPE_VALUES, checkAssetDescription, checkAssetName, checkAssetType, nameFromFileName } from '../../../core/assets.ts';
 import { registerAsset } from './asset-api.ts';
+import { useAssetPrice } from './use-asset-price.ts';
 import { typeLabel } from './asset-parts.tsx';
 import { assetDetailPath } from './asset-labels.ts';
 
@@ -33,9 +33,8 @@ type Fingerprint =
  */
 export function AssetRegisterForm() {
   const { t, i18n } = useLingui();
-  const config = useConfig();
   const [, navigate] = useLocation();
-  const cost = config.credits.assetRegistration;
+  const { price: cost, available, reload: reloadCredits } = useAssetPrice();
   const form = useForm<Values>({ mode: 'controlled', initialValues: { file: null, name: '', type: null, description: '' } });
   const [fingerprint, setFingerprint] = useState<Fingerprint>({ kind: 'none' });
   const [isSending, setIsSending] = useState(false);
@@ -118,8 +117,10 @@ export function AssetRegisterForm() {
       notifications.show({ color: 'green', message: t`Registered. The proof certificate is being generated.` });
       navigate(assetDetailPath(asset.dip_id));
     } catch (error) {
-      if (isApiError(error) && error.key === 'integrals_not_enough') setIsShort(true);
-      else applyServerErrors(form, error, { i18n, fieldAliases: { file_hash: 'file' } });
+      if (isApiError(error) && error.key === 'integrals_not_enough') {
+        setIsShort(true);
+        reloadCredits();
+      } else applyServerErrors(form, error, { i18n, fieldAliases: { file_hash: 'file' } });
     } finally {
       setIsSending(false);
     }
@@ -134,18 +135,27 @@ export function AssetRegisterForm() {
         <Text size="sm" c="dimmed">
           <Trans>The file is fingerprinted in your browser; only its fingerprint is sent. The file itself stays on your computer unless you choose to store it afterwards.</Trans>
         </Text>
+        <FileInput
+          label={t`File`}
+          required
+          placeholder={t`Choose a file`}
+          leftSection={<IconFile size={16} />}
+          clearable
+          disabled={isSending}
+          {...form.getInputProps('file')}
+          onChange={onFile}
+          data-testid="asset-file-input"
+        />
+        {fingerprint.kind === 'hashing' && <WorkProgress label={t`Fingerprinting ${form.values.file?.name ?? ''}`} value={fingerprint.progress} onCancel={() => abort.current?.abort()} />}
+        {fingerprint.kind === 'ready' && form.values.file && (
+          <Group gap={6} wrap="nowrap" align="flex-start" data-testid="asset-fingerprint" data-identity={fingerprint.identity}>
+            <IconCircleCheck size={16} color="var(--mantine-color-teal-6)" style={{ flexShrink: 0 }} />
+            <Text size="xs" c="dimmed" ff="monospace" style={{ minWidth: 0, overflowWrap: 'anywhere' }}>
+              {formatBytes(form.values.file.size)} · {fingerprint.identity}
+            </Text>
+          </Group>
+        )}
         <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="md">
-          <FileInput
-            label={t`File`}
-            required
-            placeholder={t`Choose a file`}
-            leftSection={<IconFile size={16} />}
-            clearable
-            disabled={isSending}
-            {...form.getInputProps('file')}
-            onChange={onFile}
-            data-testid="asset-file-input"
-          />
           <TextInput label={t`Asset name`} required placeholder={t`How the asset is listed`} disabled={isSending} {...form.getInputProps('name')} data-testid="asset-name-input" />
           <Select label={t`Type`} required placeholder={t`Choose a type`} data={typeOptions} disabled={isSending} {...form.getInputProps('type')} data-testid="asset-type-input" />
         </SimpleGrid>
@@ -160,17 +170,8 @@ export function AssetRegisterForm() {
           description={t`${Array.from(description.trim()).length} / ${ASSET_DESCRIPTION_MAX}`}
           data-testid="asset-description-input"
         />
-        {fingerprint.kind === 'hashing' && <WorkProgress label={t`Fingerprinting ${form.values.file?.name ?? ''}`} value={fingerprint.progress} onCancel={() => abort.current?.abort()} />}
-        {fingerprint.kind === 'ready' && form.values.file && (
-          <Group gap={6} wrap="nowrap" data-testid="asset-fingerprint" data-identity={fingerprint.identity}>
-            <IconCircleCheck size={16} color="var(--mantine-color-teal-6)" style={{ flexShrink: 0 }} />
-            <Text size="xs" c="dimmed" ff="monospace" truncate="end" title={fingerprint.identity}>
-              {formatBytes(form.values.file.size)} · {fingerprint.identity}
-            </Text>
-          </Group>
-        )}
-        {isShort && (
-          <Alert color="red" variant="light" icon={<IconCoins size={18} />} data-testid="asset-credits-error">
+        {(isShort || (available !== null && available < cost)) && (
+          <Alert color={isShort ? 'red' : 'orange'} variant="light" icon={<IconCoins size={18} />} data-testid={isShort ? 'asset-credits-error' : 'asset-credits-short'}>
             <Group gap="xs" wrap="wrap">
               <Text size="sm">{describeError('integrals_not_enough', i18n)}</Text>
               <Anchor component={Link} href="/dashboard/credit" size="sm">
@@ -182,12 +183,13 @@ export function AssetRegisterForm() {
         <Group justify="space-between" gap="sm" wrap="wrap">
           <Group gap={6} wrap="nowrap">
             <IconCoins size={16} />
-            <Text size="sm" data-testid="asset-price">
-              <Trans>Registering costs {cost} credits</Trans>
+            <Text size="sm" data-testid="asset-price" data-price={cost}>
+              {cost > 0 ? <Trans>Registering costs {cost} credits</Trans> : <Trans>Registering is free</Trans>}
+              {available !== null && cost > 0 && <Text span size="sm" c="dimmed" data-testid="asset-available" data-value={available}>{` · ${t`available: ${i18n.number(available)}`}`}</Text>}
             </Text>
           </Group>
           <Button type="submit" loading={isSending} data-testid="asset-register-submit">
-            {isHashing ? <Trans>Register when fingerprinted</Trans> : <Trans>Register ({cost} credits)</Trans>}
+            {isHashing ? <Trans>Register when fingerprinted</Trans> : cost > 0 ? <Trans>Register ({cost} credits)</Trans> : <Trans context="register a file on the ledger">Register</Trans>}
           </Button>
         </Group>
       </Stack>

@@ -177,10 +177,12 @@ export function MemberTopUp({ summary, onChange, version }: { summary: CreditSum
                 </Group>
                 <Group gap="lg">
                   <Text size="sm">
-                    {t`Available`}: <b data-testid="member-available">{i18n.number(m.available)}</b>
+                    <Trans>
+                      Available: <b data-testid="member-available">{i18n.number(m.available)}</b>
+                    </Trans>
                   </Text>
                   <Text size="sm" c="dimmed">
-                    {t`Consumed`}: {i18n.number(m.consumed)}
+                    {t`Consumed: ${i18n.number(m.consumed)}`}
                   </Text>
                 </Group>
                 {actions(m)}

@@ -10,6 +10,7 @@ import { applyServerErrors } from '@/api/apply-server-errors.ts';
 import { notifyError } from '@/api/error-messages.ts';
 import { PageLoader } from '@/components/page-loader.tsx';
 import { EnterpriseCard } from './enterprise-card.tsx';
+import { OperatorKeyRequests } from './operator-key-requests.tsx';
 import { fetchApplications, fetchOperator, operatorLogin, operatorLogout, reviewApplication } from './enterprise-api.ts';
 
 function OperatorLogin({ onLogin }: { onLogin: (op: OperatorDto) => void }) {
@@ -200,6 +201,9 @@ function Console({ operator, onLogout, sections }: { operator: OperatorDto; onLo
       <Tabs value={tab} onChange={(v) => setTab(v ?? 'applications')} keepMounted={false}>
         <Tabs.List mb="md">
           <Tabs.Tab value="applications">{t`Enterprise applications`}</Tabs.Tab>
+          <Tabs.Tab value="custody" data-testid="operator-tab-custody">
+            {t`Key custody`}
+          </Tabs.Tab>
           {sections.map((section) => (
             <Tabs.Tab key={section.value} value={section.value} data-testid={`operator-tab-${section.value}`}>
               {i18n._(section.label)}
@@ -208,6 +212,9 @@ function Console({ operator, onLogout, sections }: { operator: OperatorDto; onLo
         </Tabs.List>
         <Tabs.Panel value="applications">
           <Applications />
+        </Tabs.Panel>
+        <Tabs.Panel value="custody">
+          <OperatorKeyRequests />
         </Tabs.Panel>
         {sections.map((section) => (
           <Tabs.Panel key={section.value} value={section.value}>

@@ -115,7 +115,7 @@ function Counters({ summary }: { summary: HomeSummaryDto | null }) {
       <Counter
         key="members"
         icon={IconUsers}
-        label={t`Members`}
+        label={t({ message: 'Members', context: 'count of company members' })}
         value={c.members}
         href="/dashboard/company/members"
         note={

@@ -1,11 +1,13 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
-import { ActionIcon, Anchor, Badge, Button, Card, CopyButton, FileInput, Group, Loader, Pagination, Paper, SimpleGrid, Stack, Text, TextInput, Title, Tooltip } from '@mantine/core';
+import { ActionIcon, Alert, Anchor, Badge, Button, Card, CopyButton, FileInput, Group, Loader, Pagination, Paper, SimpleGrid, Stack, Text, TextInput, Title, Tooltip } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { notifications } from '@mantine/notifications';
 import { IconCheck, IconCopy, IconDownload, IconEdit, IconFileUpload, IconHistory } from '@tabler/icons-react';
 import { Trans, useLingui } from '@lingui/react/macro';
 import { Link, useSearch } from 'wouter';
 import { applyServerErrors } from '@/api/apply-server-errors.ts';
+import { isApiError } from '@/api/client.ts';
+import { describeError } from '@/api/error-messages.ts';
 import { applyRuleVerdicts } from '@/components/form-rules.ts';
 import { WorkProgress, type WorkProgressValue } from '@/components/progress/work-progress.tsx';
 import { formatBytes } from '@/components/progress/format.ts';
@@ -141,6 +143,8 @@ function RegisterPanel({ project, onRegistered, onVaultExpired }: { project: Vau
   const form = useForm<RegisterValues>({ mode: 'controlled', initialValues: { file: null, name: '' } });
   const [progress, setProgress] = useState<WorkProgressValue | null>(null);
   const [isSending, setIsSending] = useState(false);
+  /** §8 integrals_not_enough: said beside the form (not in a passing toast), with the way to the credits. */
+  const [creditsProblem, setCreditsProblem] = useState<string | null>(null);
   const abort = useRef<AbortController | null>(null);
   useEffect(() => () => abort.current?.abort(), []);
   // §9: what the registering member pays; nothing when the deployment does not require credits.
@@ -166,6 +170,7 @@ function RegisterPanel({ project, onRegistered, onVaultExpired }: { project: Vau
     }
     setProgress(null);
     setIsSending(true);
+    setCreditsProblem(null);
     try {
       const registered = await registerFile(project.project_id, { name: values.name.trim(), file_hash: identity, size: file.size });
       form.reset();
@@ -173,6 +178,7 @@ function RegisterPanel({ project, onRegistered, onVaultExpired }: { project: Vau
       onRegistered(registered);
     } catch (error) {
       if (isVaultExpired(error)) onVaultExpired();
+      else if (isApiError(error) && error.key === 'integrals_not_enough') setCreditsProblem(describeError(error, i18n));
       else applyServerErrors(form, error, { i18n, fieldAliases: { file_hash: 'file' } });
     } finally {
       setIsSending(false);
@@ -211,12 +217,20 @@ function RegisterPanel({ project, onRegistered, onVaultExpired }: { project: Vau
             }}
             data-testid="register-file-input"
           />
-          <TextInput label={t`Name`} required placeholder={t`How the file is listed`} disabled={isHashing || isSending} {...form.getInputProps('name')} />
+          <TextInput label={t({ message: 'Name', context: 'name of a file' })} required placeholder={t`How the file is listed`} disabled={isHashing || isSending} {...form.getInputProps('name')} />
         </SimpleGrid>
+        {creditsProblem && (
+          <Alert color="orange" data-testid="register-credits-problem" withCloseButton onClose={() => setCreditsProblem(null)}>
+            <Text size="sm">{creditsProblem}</Text>
+            <Anchor component={Link} href="/dashboard/credit" size="sm">
+              <Trans>See my credits</Trans>
+            </Anchor>
+          </Alert>
+        )}
         {progress && <WorkProgress label={t`Fingerprinting ${form.values.file?.name ?? ''}`} value={progress} onCancel={() => abort.current?.abort()} />}
         <Group justify="flex-end">
           <Button type="submit" loading={isSending} disabled={isHashing} data-testid="register-submit">
-            {cost > 0 ? <Trans>Register ({cost} credits)</Trans> : <Trans>Register</Trans>}
+            {cost > 0 ? <Trans>Register ({cost} credits)</Trans> : <Trans context="register a file on the ledger">Register</Trans>}
           </Button>
         </Group>
       </Stack>
