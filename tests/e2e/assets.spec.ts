@@ -195,7 +195,7 @@ test.describe('digital assets', () => {
 
     // The verification centre: the original (made again in the page) and the PDF.
     await page.goto('/verify-file');
-    const inputs = page.locator('input[type=file]');
+    const inputs = page.locator('input[type=file]:not([data-testid=nav-search-file-input])');
     await chooseGenerated(inputs.nth(0), 'design-archive.bin', FILE_MIB, seed);
     await inputs.nth(1).setInputFiles(pdfPath);
     await page.getByRole('button', { name: L('Verify'), exact: true }).click();
