@@ -35,9 +35,15 @@ export type CompanyDto = {
   role: number;
   is_admin: boolean;
   private_key_status: number;
+  /** §3: the enterprise's current (unrevoked) certificate as PEM, '' when it has none. */
+  certificate: string;
+  /** §3: the ledger DNA that registers that certificate's SHA-256. */
+  certificate_dna: string;
   member_confirmed_status: number;
   status: number;
   invitation_code: string;
+  /** §3 integrals: the member's available credits in the displayed company (issue 6). */
+  integrals: number;
   companies: CompanyListItem[];
   invited_company: InvitedCompany | null;
   application: EnterpriseApplicationDto | null;

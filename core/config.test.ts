@@ -25,6 +25,12 @@ describe('deployment configuration', () => {
     const { issues } = mergeConfig(DEFAULT_CONFIG, { allowRegistr: true, multiCompany: 'yes', credits: { vaultFile: '1' } });
     expect(issues.map((i) => i.path)).toEqual(['allowRegistr', 'multiCompany', 'credits.vaultFile']);
   });
+  it('requires credits: registrations cost credits by default, and prices are whole non-negative numbers', () => {
+    expect(DEFAULT_CONFIG.integralRequired).toBe(true);
+    expect(mergeConfig(DEFAULT_CONFIG, { integralRequired: false, credits: { assetRegistration: 0 } }).issues).toEqual([]);
+    const { issues } = mergeConfig(DEFAULT_CONFIG, { credits: { assetRegistration: -1, vaultFile: 2.5 } });
+    expect(issues.map((i) => i.path)).toEqual(['credits.assetRegistration', 'credits.vaultFile']);
+  });
   it('refuses a deployment with no way to log in', () => {
     const { issues } = mergeConfig(DEFAULT_CONFIG, { allowPhoneLogin: false });
     expect(issues[0]?.path).toBe('allowPhoneLogin');

@@ -24,6 +24,7 @@ export type DeploymentConfig = {
   allowResetPassword: boolean;
   requirePhoneValidation: boolean;
   skipPhoneValidation: boolean;
+  /** §9 "integral required": registrations cost credits (false: they are free and record no charge). */
   integralRequired: boolean;
   multiCompany: boolean;
   allowAddMember: boolean;
@@ -42,6 +43,7 @@ export type DeploymentConfig = {
   chainBrowserHome: string;
   contactEmail: string;
   filingNumber: { default: string; xian: string };
+  /** §9 credits per registration, charged to the registering member when integralRequired is on (issue 6). */
   credits: { assetRegistration: number; vaultFile: number };
   /** How long an SMS-unlocked vault stays open (issue 6), bound to the login session. */
   vaultSessionSeconds: number;
@@ -134,6 +136,10 @@ export function mergeConfig(base: DeploymentConfig, override: unknown): { config
   }
   if (!Number.isInteger(config.vaultSessionSeconds) || config.vaultSessionSeconds < 1 || config.vaultSessionSeconds > 24 * 60 * 60) {
     issues.push({ path: 'vaultSessionSeconds', problem: 'must be a whole number of seconds from 1 to 86400' });
+  }
+  for (const key of ['assetRegistration', 'vaultFile'] as const) {
+    const price = config.credits[key];
+    if (!Number.isInteger(price) || price < 0 || price > 100_000_000) issues.push({ path: `credits.${key}`, problem: 'must be a whole number of credits from 0 to 100000000' });
   }
   if (!config.allowPhoneLogin && !config.allowUserNameLogin) {
     issues.push({ path: 'allowPhoneLogin', problem: 'at least one of allowPhoneLogin and allowUserNameLogin must be on' });

@@ -18,11 +18,16 @@ import enterprisesPlugin from './plugins/enterprises.ts';
 import fileRoutes from './routes/files/index.ts';
 import enterpriseRoutes from './routes/enterprises/index.ts';
 import operatorRoutes from './routes/operators/index.ts';
+import enterpriseKeyRoutes from './routes/enterprise-keys/index.ts';
 import scorePlugin, { recomputeMinutesFromEnv, scoreBasePath } from './score/plugin.ts';
 import storagePlugin from './storage/plugin.ts';
 import storageRoutes from './routes/storage/index.ts';
 import disclosureRoutes from './routes/disclosures/index.ts';
 import vaultRoutes from './routes/vault/index.ts';
+import paymentsPlugin from './plugins/payments.ts';
+import creditRoutes from './routes/credits/index.ts';
+import assetRoutes from './routes/assets/index.ts';
+import homeRoutes from './routes/home/index.ts';
 
 export type AppOptions = { db: Db; config: DeploymentConfig; env: Env };
 
@@ -43,10 +48,15 @@ export default async function app(fastify: FastifyInstance, opts: AppOptions) {
   await fastify.register(fileRoutes);
   await fastify.register(enterpriseRoutes);
   await fastify.register(operatorRoutes);
+  await fastify.register(enterpriseKeyRoutes);
   await fastify.register(scorePlugin, { db: opts.db, databaseUrl: opts.env.databaseUrl, base: scoreBasePath(opts.config.api.scoreBase), recomputeMinutes: recomputeMinutesFromEnv() });
   await fastify.register(storagePlugin);
   await fastify.register(storageRoutes);
   await fastify.register(disclosureRoutes);
   await fastify.register(vaultRoutes);
+  await fastify.register(paymentsPlugin);
+  await fastify.register(creditRoutes);
+  await fastify.register(assetRoutes);
+  await fastify.register(homeRoutes);
   await fastify.register(staticPlugin, { appDir: opts.env.appDir });
 }

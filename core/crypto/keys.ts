@@ -69,9 +69,20 @@ function expectOid(node: DerNode, expected: string, what: string): void {
   if (got !== expected) throw new Error(`unsupported encrypted key: ${what} is ${got}, expected ${expected}`);
 }
 
-/** `-----BEGIN ENCRYPTED PRIVATE KEY-----` (PBES2/PBKDF2-SHA256/AES-256-CBC) → P-256 private key. */
-export async function importEncryptedPkcs8Pem(pem: string, passphrase: string, extractable = false): Promise<CryptoKey> {
-  const root = parseDer(fromPem(ENCRYPTED_KEY_LABEL, pem)).node;
+export type EncryptedPkcs8 = { salt: Uint8Array; iterations: number; iv: Uint8Array; ciphertext: Uint8Array };
+
+/**
+ * Reads the structure of `-----BEGIN ENCRYPTED PRIVATE KEY-----` without the passphrase:
+ * PBES2 with PBKDF2-HMAC-SHA256 and AES-256-CBC, or an Error that says what differs.
+ * The platform runs this on a deposited key (it can check the wrapping, never the key).
+ */
+export function readEncryptedPkcs8Pem(pem: string): EncryptedPkcs8 {
+  let root: DerNode;
+  try {
+    root = parseDer(fromPem(ENCRYPTED_KEY_LABEL, pem)).node;
+  } catch (error) {
+    throw new Error(`unsupported encrypted key: ${error instanceof Error ? error.message : String(error)}`);
+  }
   const algorithm = child(root, 0);
   expectOid(child(algorithm, 0), OID.pbes2, 'encryption scheme');
   const params = child(algorithm, 1);
@@ -88,14 +99,38 @@ export async function importEncryptedPkcs8Pem(pem: string, passphrase: string, e
   const cipher = child(params, 1);
   expectOid(child(cipher, 0), OID.aes256Cbc, 'cipher');
   const iv = child(cipher, 1).content;
+  const ciphertext = child(root, 1);
+  if (ciphertext.tag !== 0x04) throw new Error('unsupported encrypted key: unexpected structure');
+  return { salt, iterations, iv, ciphertext: ciphertext.content };
+}
+
+/** `-----BEGIN ENCRYPTED PRIVATE KEY-----` (PBES2/PBKDF2-SHA256/AES-256-CBC) → P-256 private key. */
+export async function importEncryptedPkcs8Pem(pem: string, passphrase: string, extractable = false): Promise<CryptoKey> {
+  const { salt, iterations, iv, ciphertext } = readEncryptedPkcs8Pem(pem);
   const key = await deriveAesKey(passphrase, salt, iterations);
   let pkcs8: ArrayBuffer;
   try {
-    pkcs8 = await subtle().decrypt({ name: 'AES-CBC', iv: iv as BufferSource }, key, child(root, 1).content as BufferSource);
+    pkcs8 = await subtle().decrypt({ name: 'AES-CBC', iv: iv as BufferSource }, key, ciphertext as BufferSource);
   } catch {
     throw new Error('wrong passphrase or damaged key');
   }
   return subtle().importKey('pkcs8', pkcs8, ECDSA, extractable, ['sign']);
+}
+
+/** The SubjectPublicKeyInfo (DER) of an extractable P-256 private key: its JWK carries the public point. */
+export async function spkiOfPrivateKey(privateKey: CryptoKey): Promise<Uint8Array> {
+  const jwk = await subtle().exportKey('jwk', privateKey);
+  const publicKey = await subtle().importKey('jwk', { kty: 'EC', crv: 'P-256', x: jwk.x, y: jwk.y, ext: true }, ECDSA, true, ['verify']);
+  return new Uint8Array(await subtle().exportKey('spki', publicKey));
+}
+
+/** The 32-byte private scalar of an extractable P-256 key (for signing a digest computed elsewhere). */
+export async function privateScalarOf(privateKey: CryptoKey): Promise<Uint8Array> {
+  const jwk = await subtle().exportKey('jwk', privateKey);
+  if (!jwk.d) throw new Error('not a private key');
+  const b64 = jwk.d.replace(/-/g, '+').replace(/_/g, '/');
+  const binary = atob(b64 + '='.repeat((4 - (b64.length % 4)) % 4));
+  return Uint8Array.from(binary, (c) => c.charCodeAt(0));
 }
 
 export async function exportPublicKeyPem(publicKey: CryptoKey): Promise<string> {

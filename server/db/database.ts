@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import SQLite from 'better-sqlite3';
 import pg from 'pg';
-import { Kysely, PostgresDialect, SqliteDialect } from 'kysely';
+import { Kysely, PostgresDialect, SqliteDialect, sql } from 'kysely';
 import { Migrator, type Migration } from 'kysely/migration';
 import type { Database } from './schema.ts';
 import type { Dialect } from './dialect.ts';
@@ -14,10 +14,14 @@ import { score } from './migrations/0008-score.ts';
 import { storageDisclosures } from './migrations/0007-storage-disclosures.ts';
 import { platformCa } from './migrations/0010-platform-ca.ts';
 import { vault } from './migrations/0006-vault.ts';
+import { credits } from './migrations/0011-credits.ts';
+import { assets } from './migrations/0012-assets.ts';
+import { home } from './migrations/0013-home.ts';
+import { enterpriseKeys } from './migrations/0014-enterprise-keys.ts';
 
 export type Db = Kysely<Database>;
 
-function migrations(dialect: Dialect): Record<string, Migration> {
+export function migrations(dialect: Dialect): Record<string, Migration> {
   return {
     '0001-accounts': accounts(dialect),
     '0002-ledger': ledger(dialect),
@@ -27,6 +31,10 @@ function migrations(dialect: Dialect): Record<string, Migration> {
     '0007-storage-disclosures': storageDisclosures(dialect),
     '0008-score': score(dialect),
     '0010-platform-ca': platformCa(),
+    '0011-credits': credits(dialect),
+    '0012-assets': assets(dialect),
+    '0013-home': home(dialect),
+    '0014-enterprise-keys': enterpriseKeys(dialect),
   };
 }
 
@@ -56,9 +64,14 @@ export async function openDatabase(opts: { databaseUrl?: string; dataDir: string
     sqlite.pragma('busy_timeout = 5000');
     db = new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }) });
   }
+  // Kysely looks for its migration tables in every schema unless told which: name the
+  // current one, so that databases in other schemas of the same PostgreSQL server (other
+  // deployments, parallel test runs) are not mistaken for this one's.
+  const migrationTableSchema = dialect === 'postgres' ? (await sql<{ schema: string }>`select current_schema() as schema`.execute(db)).rows[0]?.schema : undefined;
   const migrator = new Migrator({
     db,
     provider: { getMigrations: async () => migrations(dialect) },
+    ...(migrationTableSchema ? { migrationTableSchema } : {}),
   });
   const { error, results } = await migrator.migrateToLatest();
   if (error) {

@@ -199,6 +199,22 @@ export type VaultLogsTable = {
 };
 export type VaultSessionsTable = { session_id: string; user_id: number; enterprise_id: number; unlocked_at: number; expires_at: number };
 
+/** Digital assets (issue 6): registered files of an enterprise with their §3 type. */
+export type AssetsTable = {
+  id: Generated<number>;
+  enterprise_id: number;
+  user_id: number;
+  name: string;
+  type: number;
+  description: Generated<string>;
+  file_hash: string;
+  digest: string;
+  size: Generated<number>;
+  dna: string;
+  credits: Generated<number>;
+  created_at: number;
+};
+
 /** Stored files and disclosures (issue 7). */
 export type StoredFilesTable = { id: string; size: number; created_at: number };
 export type StoredFileOwnersTable = { file_id: string; enterprise_id: number; user_id: number; name: string; created_at: number };
@@ -233,6 +249,113 @@ export type DisclosureReceiptsTable = {
   received_at: number;
 };
 
+/** Credits (issue 6): accounts (user_id null = the enterprise's pool), the movements ledger, top-up orders. */
+export type CreditAccountsTable = { id: Generated<number>; enterprise_id: number; user_id: number | null; balance: Generated<number>; created_at: number; updated_at: number };
+export type CreditMovementsTable = {
+  id: Generated<number>;
+  account_id: number;
+  enterprise_id: number;
+  user_id: number | null;
+  kind: string;
+  delta: number;
+  balance_after: number;
+  reference: string | null;
+  detail: Generated<string>;
+  counterpart_account_id: number | null;
+  actor_user_id: number | null;
+  actor_operator_id: number | null;
+  created_at: number;
+};
+export type CreditOrdersTable = {
+  id: Generated<number>;
+  order_no: string;
+  enterprise_id: number;
+  amount: number;
+  note: Generated<string>;
+  provider: string;
+  status: number;
+  reason: Generated<string>;
+  created_by: number;
+  cancelled_by: number | null;
+  decided_by_operator: number | null;
+  decided_at: number | null;
+  created_at: number;
+  updated_at: number;
+};
+/** Membership history (issue 6 home feed): whom it is about, who did it, what (core/home.ts MEMBER_EVENT_KINDS). */
+export type MemberEventsTable = {
+  id: Generated<number>;
+  enterprise_id: number;
+  user_id: number;
+  actor_user_id: number | null;
+  kind: string;
+  role: number | null;
+  created_at: number;
+};
+
+/** Enterprise keys in custody, their certificates, cancel-custody requests and the key log (0014). */
+export type EnterpriseCasTable = { fingerprint: string; root_fingerprint: string; spki: string; pkcs8: string; certificate: string; created_at: number };
+export type EnterpriseKeysTable = {
+  id: Generated<number>;
+  enterprise_id: number;
+  spki: string;
+  encrypted_pem: string | null;
+  pem_sha256: string;
+  kdf_iterations: number;
+  csr: string;
+  deposit_signature: string;
+  deposited_by: number;
+  deposited_at: number;
+  retired_at: number | null;
+  delete_after: number | null;
+  deleted_at: number | null;
+};
+export type EnterpriseCertificatesTable = {
+  id: Generated<number>;
+  enterprise_id: number;
+  key_id: number;
+  ca_fingerprint: string;
+  serial_number: string;
+  fingerprint: string;
+  subject: string;
+  not_before: number;
+  not_after: number;
+  der: string;
+  dna: string;
+  revoked_at: number | null;
+  revocation_reason: number | null;
+  created_at: number;
+};
+export type KeyCustodyRequestsTable = {
+  id: Generated<number>;
+  enterprise_id: number;
+  key_id: number | null;
+  requested_by: number;
+  reason: Generated<string>;
+  status: number;
+  operator_id: number | null;
+  review_reason: Generated<string>;
+  reviewed_at: number | null;
+  created_at: number;
+  updated_at: number;
+};
+export type EnterpriseKeyLogTable = {
+  id: Generated<number>;
+  enterprise_id: number;
+  key_id: number | null;
+  certificate_id: number | null;
+  user_id: number | null;
+  operator_id: number | null;
+  action: string;
+  from_status: number | null;
+  to_status: number | null;
+  file_hash: string | null;
+  ref_id: number | null;
+  detail: Generated<string>;
+  ip: Generated<string>;
+  created_at: number;
+};
+
 export type Database = {
   users: UsersTable;
   sessions: SessionsTable;
@@ -265,4 +388,14 @@ export type Database = {
   vault_files: VaultFilesTable;
   vault_logs: VaultLogsTable;
   vault_sessions: VaultSessionsTable;
+  credit_accounts: CreditAccountsTable;
+  credit_movements: CreditMovementsTable;
+  credit_orders: CreditOrdersTable;
+  assets: AssetsTable;
+  member_events: MemberEventsTable;
+  enterprise_cas: EnterpriseCasTable;
+  enterprise_keys: EnterpriseKeysTable;
+  enterprise_certificates: EnterpriseCertificatesTable;
+  key_custody_requests: KeyCustodyRequestsTable;
+  enterprise_key_log: EnterpriseKeyLogTable;
 };

@@ -26,7 +26,7 @@ async function importPair(spki: string, pkcs8: string): Promise<CryptoKeyPair> {
  * signing key it lives in the database so every API process shares it; the oldest root
  * is the active one. (An HSM or KMS, with the root offline, is the production path.)
  */
-async function loadOrCreateRoot(db: Db): Promise<{ keys: CryptoKeyPair; certificate: Uint8Array; fingerprint: string }> {
+export async function loadOrCreateRoot(db: Db): Promise<{ keys: CryptoKeyPair; certificate: Uint8Array; fingerprint: string }> {
   let row = await db.selectFrom('platform_roots').selectAll().orderBy('created_at').orderBy('fingerprint').executeTakeFirst();
   if (!row) {
     const pair = await crypto.subtle.generateKey(ECDSA, true, ['sign', 'verify']);

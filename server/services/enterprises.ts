@@ -7,6 +7,11 @@ import { EMPLOYEE_STATUS, INVITATION_ALPHABET, INVITATION_STATUS, VERIFY_STATUS,
 import { INVITATION_CODE_LENGTH, ROLES } from '../../core/constants.ts';
 import { maskLicense } from '../../core/masking.ts';
 import type { CompanyDto } from '../../core/api-types.ts';
+import type { MemberEventKind } from '../../core/home.ts';
+import { memberAvailable } from './credits.ts';
+import { PRIVATE_KEY_STATUS } from '../../core/enterprise-keys.ts';
+import { certificatePem } from '../../core/crypto/enterprise-cert.ts';
+import { fromBase64 } from '../../core/ledger/bytes.ts';
 
 export type EnterpriseRow = Selectable<EnterprisesTable>;
 export type EmployeeRow = Selectable<EmployeesTable>;
@@ -74,6 +79,9 @@ export async function companyState(db: Db, user: { id: number; current_enterpris
     .orderBy('id', 'desc')
     .executeTakeFirst();
   const isAdmin = Boolean(current && current.status === EMPLOYEE_STATUS.confirmed && isAdminRole(current.role));
+  const certificate = enterprise
+    ? await db.selectFrom('enterprise_certificates').select(['der', 'dna']).where('enterprise_id', '=', enterprise.id).where('revoked_at', 'is', null).orderBy('id', 'desc').executeTakeFirst()
+    : undefined;
   return {
     enterprise_id: enterprise?.id ?? null,
     name: enterprise?.name ?? '',
@@ -84,9 +92,12 @@ export async function companyState(db: Db, user: { id: number; current_enterpris
     role: current?.role ?? 0,
     is_admin: isAdmin,
     private_key_status: enterprise?.private_key_status ?? 0,
+    certificate: certificate ? certificatePem(fromBase64(certificate.der)) : '',
+    certificate_dna: certificate?.dna ?? '',
     member_confirmed_status: current?.status ?? 0,
     status: current?.status ?? 0,
     invitation_code: isAdmin && enterprise ? enterprise.invitation_code : '',
+    integrals: enterprise && current?.status === EMPLOYEE_STATUS.confirmed ? await memberAvailable(db, enterprise.id, user.id) : 0,
     companies: memberships.map((m) => ({
       enterprise_id: m.enterprise_id,
       enterprise_name: m.name,
@@ -98,6 +109,17 @@ export async function companyState(db: Db, user: { id: number; current_enterpris
       : null,
     application: application ? { id: application.id, name: application.name, status: application.status, reason: application.reason, created_at: Number(application.created_at) } : null,
   };
+}
+
+/** One line of an enterprise's membership history (the home feed reads it), written in the caller's transaction. */
+export async function recordMemberEvent(
+  db: Db,
+  e: { enterpriseId: number; userId: number; actorUserId: number | null; kind: MemberEventKind; role?: number | null; at?: number },
+): Promise<void> {
+  await db
+    .insertInto('member_events')
+    .values({ enterprise_id: e.enterpriseId, user_id: e.userId, actor_user_id: e.actorUserId, kind: e.kind, role: e.role ?? null, created_at: e.at ?? Date.now() })
+    .execute();
 }
 
 export type LicenceInput = { name: string; license: string; legal_person: string; license_image_id: string };
@@ -123,6 +145,8 @@ export async function insertEnterprise(
         apply_book_id: files.apply_book_id ?? null,
         organization_code_certificate_id: files.organization_code_certificate_id ?? null,
         verify_status: VERIFY_STATUS.verified,
+        // No key yet: the super administrator deposits one in the key ceremony (docs/enterprise-keys.md).
+        private_key_status: PRIVATE_KEY_STATUS.none,
         invitation_code: await uniqueInvitationCode(trx),
         created_by: userId,
         created_at: now,
@@ -131,6 +155,7 @@ export async function insertEnterprise(
       .returning('id')
       .executeTakeFirstOrThrow();
     await trx.insertInto('employees').values({ enterprise_id: enterprise.id, user_id: userId, role: ROLES.superAdmin, status: EMPLOYEE_STATUS.confirmed, created_at: now, updated_at: now }).execute();
+    await recordMemberEvent(trx, { enterpriseId: enterprise.id, userId, actorUserId: userId, kind: 'created', role: ROLES.superAdmin, at: now });
     await trx.updateTable('users').set({ current_enterprise_id: enterprise.id, updated_at: now }).where('id', '=', userId).execute();
     return enterprise.id;
   } catch (error) {

@@ -23,18 +23,30 @@ import { AddCompanyPage } from '@/features/enterprise/add-company-page.tsx';
 import { CompanyAuthProtocolPage } from '@/features/enterprise/company-auth-protocol-page.tsx';
 import { CompanyPage, toCompanyTab } from '@/features/enterprise/company-page.tsx';
 import { OperatorPage } from '@/features/enterprise/operator-page.tsx';
+import { CertificateDetailPage } from '@/features/enterprise/certificate-detail-page.tsx';
+import { LocalCertificatePage } from '@/features/enterprise/local-certificate-page.tsx';
 import { VaultPage } from '@/features/vault/vault-page.tsx';
 import { VaultUnlockPage } from '@/features/vault/vault-unlock-page.tsx';
 import { VaultProjectPage } from '@/features/vault/vault-project-page.tsx';
 import { VaultLogPage } from '@/features/vault/vault-log-page.tsx';
 import { VAULT_LABELS } from '@/features/vault/vault-labels.ts';
+import { AssetListPage } from '@/features/asset/asset-list-page.tsx';
+import { AssetUploadPage } from '@/features/asset/asset-upload-page.tsx';
+import { AssetDetailPage } from '@/features/asset/asset-detail-page.tsx';
+import { ASSET_LABELS } from '@/features/asset/asset-labels.ts';
 import { DisclosuresPage } from '@/features/disclosure/disclosures-page.tsx';
 import { DisclosureDetailPage } from '@/features/disclosure/disclosure-detail-page.tsx';
 import { ReceiptPage } from '@/features/disclosure/receipt-page.tsx';
 import { DISCLOSURE_LABELS } from '@/features/disclosure/disclosure-labels.ts';
+import { CreditPage, toCreditTab } from '@/features/credit/credit-page.tsx';
+import { OperatorCreditOrders } from '@/features/credit/operator-orders.tsx';
+import { CREDIT_LABELS } from '@/features/credit/credit-labels.ts';
 import { ActivateRoute, AssetsRoute, BigscreenRoute, ScoreRoute } from '@/features/map/map-routes.tsx';
 import { MAP_TITLES } from '@/features/map/map-titles.ts';
+import { EmptySearchPage } from '@/features/search/empty-search-page.tsx';
+import { SEARCH_LABELS } from '@/features/search/search-labels.ts';
 import { RequireUser, SkipIfLoggedIn, useDefaultPagePath } from './guards.tsx';
+import { useCanSearch } from './use-can-search.ts';
 
 type Params = Record<string, string | undefined>;
 
@@ -60,6 +72,12 @@ function DashboardIndex() {
   return <Redirect to={useDefaultPagePath()} replace />;
 }
 
+/** §2 dashboard `empty`: the page a search without results leads to. */
+function EmptySearch() {
+  const canSearch = useCanSearch();
+  return <EmptySearchPage canSearch={canSearch} homePath={useDefaultPagePath()} />;
+}
+
 function Setting({ active }: { active: string | undefined }) {
   const [, setUser] = useAtom(currentUserAtom);
   return <RequireUser>{(user) => <SettingPage user={user} active={toSettingTab(active)} onUserChange={setUser} />}</RequireUser>;
@@ -71,6 +89,9 @@ function WithUser({ render }: { render: (user: UserDto, defaultPath: string, set
   const defaultPath = useDefaultPagePath();
   return <RequireUser>{(user) => render(user, defaultPath, setUser)}</RequireUser>;
 }
+
+/** Parts of the operator console that other product areas contribute. */
+const OPERATOR_SECTIONS = [{ value: 'credit-orders', label: CREDIT_LABELS.operatorTab, render: () => <OperatorCreditOrders /> }];
 
 /** Screens in the public layout (nav bar + footer). Standalone routes come with later issues. */
 export const PUBLIC_ROUTES: AppRoute[] = [
@@ -106,7 +127,7 @@ export const PUBLIC_ROUTES: AppRoute[] = [
     title: msg`Enterprise authorisation agreement`,
     render: ({ legalName, company }) => <CompanyAuthProtocolPage legalName={legalName ?? ''} company={company ?? ''} />,
   },
-  { path: '/operator', title: msg`Operator console`, render: () => <OperatorPage /> },
+  { path: '/operator', title: msg`Operator console`, render: () => <OperatorPage sections={OPERATOR_SECTIONS} /> },
   { path: '/explorer', title: msg`Block explorer`, render: () => <ExplorerHomePage /> },
   { path: '/explorer/blocks/:height', title: msg`Block`, render: ({ height }) => <ExplorerBlockPage height={height ?? ''} /> },
   { path: '/explorer/entries/:dna', title: msg`Entry`, render: ({ dna }) => <ExplorerEntryPage dna={dna ?? ''} /> },
@@ -120,14 +141,31 @@ export const PUBLIC_ROUTES: AppRoute[] = [
 export const DASHBOARD_ROUTES: AppRoute[] = [
   { path: '/dashboard', noTitle: true, render: () => <DashboardIndex /> },
   { path: '/dashboard/home', title: msg`Home`, render: () => <RequireUser>{(user) => <HomePage user={user} />}</RequireUser> },
+  { path: '/dashboard/empty', title: SEARCH_LABELS.empty, render: () => <RequireUser>{() => <EmptySearch />}</RequireUser> },
   { path: '/dashboard/company/:active?', title: msg`My company`, render: ({ active }) => <WithUser render={(user) => <CompanyPage user={user} active={toCompanyTab(active)} />} /> },
+  { path: '/dashboard/company/certificate/detail', title: msg`Check a certificate or key file`, render: () => <RequireUser>{() => <LocalCertificatePage />}</RequireUser> },
+  {
+    path: '/dashboard/company/certificate/:certificateId/:serialNumber',
+    title: msg`Certificate details`,
+    render: ({ certificateId, serialNumber }) => (
+      <RequireUser>{(user) => <CertificateDetailPage key={certificateId} user={user} certificateId={certificateId ?? ''} serialNumber={serialNumber ?? ''} />}</RequireUser>
+    ),
+  },
   { path: '/dashboard/setting/:active?', title: msg`Personal centre`, render: ({ active }) => <Setting active={active} /> },
+  { path: '/dashboard/asset', title: ASSET_LABELS.list, render: () => <RequireUser>{() => <AssetListPage />}</RequireUser> },
+  { path: '/dashboard/asset_upload', title: ASSET_LABELS.upload, render: () => <RequireUser>{() => <AssetUploadPage />}</RequireUser> },
+  {
+    path: '/dashboard/asset/detail/:asset_id',
+    title: ASSET_LABELS.detail,
+    render: ({ asset_id }) => <RequireUser>{() => <AssetDetailPage key={asset_id} dna={asset_id ?? ''} />}</RequireUser>,
+  },
   { path: '/dashboard/disclosures', title: DISCLOSURE_LABELS.list, render: () => <RequireUser>{() => <DisclosuresPage />}</RequireUser> },
   {
     path: '/dashboard/disclosures/detail/:disclosureId',
     title: DISCLOSURE_LABELS.detail,
     render: ({ disclosureId }) => <RequireUser>{() => <DisclosureDetailPage key={disclosureId} disclosureId={disclosureId ?? ''} />}</RequireUser>,
   },
+  { path: '/dashboard/credit/:active?', title: CREDIT_LABELS.page, render: ({ active }) => <RequireUser>{() => <CreditPage active={toCreditTab(active)} />}</RequireUser> },
   { path: '/dashboard/vault', title: VAULT_LABELS.vault, render: () => <RequireUser>{() => <VaultPage />}</RequireUser> },
   { path: '/dashboard/vault/unlock', title: VAULT_LABELS.unlock, render: () => <RequireUser>{(user) => <VaultUnlockPage user={user} />}</RequireUser> },
   { path: '/dashboard/vault/project/:projectId', title: VAULT_LABELS.project, render: ({ projectId }) => <RequireUser>{() => <VaultProjectPage key={projectId} projectId={projectId ?? ''} />}</RequireUser> },

@@ -1,10 +1,12 @@
 import type { ComponentType } from 'react';
 import type { MessageDescriptor } from '@lingui/core';
 import { msg } from '@lingui/core/macro';
-import { IconBuilding, IconFileExport, IconHome, IconLock, IconUserCircle, type IconProps } from '@tabler/icons-react';
+import { IconBuilding, IconCertificate, IconCoins, IconFileExport, IconHome, IconLock, IconUserCircle, type IconProps } from '@tabler/icons-react';
 import type { DeploymentConfig } from '../../core/config.ts';
 import { VAULT_LABELS } from '@/features/vault/vault-labels.ts';
 import { DISCLOSURE_LABELS } from '@/features/disclosure/disclosure-labels.ts';
+import { CREDIT_LABELS } from '@/features/credit/credit-labels.ts';
+import { ASSET_LABELS } from '@/features/asset/asset-labels.ts';
 
 /**
  * The dashboard sidebar (§2). Group indexes: asset 1, vault 2, copyright 4, company 5,
@@ -17,6 +19,8 @@ export type SidebarEntry = {
   index: number;
   /** Absolute path; the entry is active on it and below it. */
   path: string;
+  /** Other screens of the entry's area that do not sit below its path (e.g. /dashboard/asset_upload). */
+  alsoActiveOn?: readonly string[];
   label: MessageDescriptor;
   icon: ComponentType<IconProps>;
   isVisible: (config: DeploymentConfig) => boolean;
@@ -39,6 +43,15 @@ export const SIDEBAR_ENTRIES: readonly SidebarEntry[] = [
     path: '/dashboard/home',
     label: msg`Home`,
     icon: IconHome,
+    isVisible: () => true,
+  },
+  {
+    key: 'asset',
+    index: SIDEBAR_INDEX.asset,
+    path: '/dashboard/asset',
+    alsoActiveOn: ['/dashboard/asset_upload'],
+    label: ASSET_LABELS.sidebar,
+    icon: IconCertificate,
     isVisible: () => true,
   },
   {
@@ -67,6 +80,15 @@ export const SIDEBAR_ENTRIES: readonly SidebarEntry[] = [
     isVisible: () => true,
   },
   {
+    // §2 gives credit no group index either: after the company, shown by config.menu.credit.
+    key: 'credit',
+    index: 5.5,
+    path: '/dashboard/credit',
+    label: CREDIT_LABELS.sidebar,
+    icon: IconCoins,
+    isVisible: (config) => config.menu.credit,
+  },
+  {
     key: 'setting',
     index: SIDEBAR_INDEX.setting,
     path: '/dashboard/setting',
@@ -81,5 +103,5 @@ export function visibleSidebarEntries(config: DeploymentConfig): SidebarEntry[] 
 }
 
 export function isEntryActive(entry: SidebarEntry, location: string): boolean {
-  return location === entry.path || location.startsWith(`${entry.path}/`);
+  return [entry.path, ...(entry.alsoActiveOn ?? [])].some((path) => location === path || location.startsWith(`${path}/`));
 }

@@ -1,10 +1,8 @@
 import { expect, test, type Browser, type Page } from '@playwright/test';
 import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import os from 'node:os';
-import path from 'node:path';
 import { cardCheckChar } from '../../core/identity.ts';
-import { field, latestCode, randomPhone, registerByApi, screenshot, tr, useLocale, type Locale } from './support.ts';
+import { createOperator, field, latestCode, randomPhone, registerByApi, screenshot, tr, useLocale, type Locale } from './support.ts';
 
 function randomCardNo(): string {
   const first17 = `110105199${Math.floor(Math.random() * 10)}0101${String(Math.floor(Math.random() * 1000)).padStart(3, '0')}`;
@@ -14,20 +12,6 @@ function randomCardNo(): string {
 function pngFile(salt: string) {
   const buffer = Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), Buffer.from(`licence-${salt}`)]);
   return { name: 'licence.png', mimeType: 'image/png', buffer };
-}
-
-/**
- * Operators are created only from the command line (provena operator-create). The e2e
- * server keeps its data in DATA_DIR=<tmp>/provena-e2e-<its pid>; find the pid by its port.
- */
-function createOperator(loginId: string, password: string) {
-  const port = process.env.E2E_PORT ?? '8181';
-  const listing = execFileSync('ss', ['-Hltnp', `sport = :${port}`], { encoding: 'utf8' });
-  const pid = /pid=(\d+)/.exec(listing)?.[1];
-  if (!pid) throw new Error(`no server found on port ${port}: ${listing}`);
-  execFileSync(process.execPath, ['bin/provena.ts', 'operator-create', '--login', loginId, '--password', password], {
-    env: { ...process.env, DATA_DIR: path.join(os.tmpdir(), `provena-e2e-${pid}`) },
-  });
 }
 
 async function newUserPage(browser: Browser, locale: Locale): Promise<{ page: Page; phone: string }> {

@@ -1,5 +1,7 @@
+import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { expect, type APIRequestContext, type APIResponse, type Browser, type BrowserContext, type Page } from '@playwright/test';
 import { cardCheckChar } from '../../core/identity.ts';
@@ -7,9 +9,9 @@ import { cardCheckChar } from '../../core/identity.ts';
 export type Locale = 'zh' | 'en' | 'ja';
 
 /** Every catalog of a locale: the main one and one per product area (see lingui.config.ts). */
-const CATALOG_DIRS = ['', 'legal', 'assets', 'vault', 'disclosure', 'map'];
+const CATALOG_DIRS = ['', 'legal', 'assets', 'credit', 'home', 'vault', 'disclosure', 'map'];
 
-/** Reads the lingui .po catalogs of a locale into msgid → msgstr (multi-line strings joined). */
+/** Reads the lingui .po catalogs of a locale into msgid → msgstr (multi-line strings joined; a message with a msgctxt is keyed `context\u0004msgid`). */
 function readCatalog(locale: Locale): Map<string, string> {
   const map = new Map<string, string>();
   for (const dir of CATALOG_DIRS) {
@@ -21,24 +23,31 @@ function readCatalog(locale: Locale): Map<string, string> {
 
 function readCatalogFile(file: string, map: Map<string, string>): void {
   const unquote = (s: string) => JSON.parse(s) as string;
-  let key: 'msgid' | 'msgstr' | null = null;
+  let key: 'msgctxt' | 'msgid' | 'msgstr' | null = null;
+  let msgctxt = '';
   let msgid = '';
   let msgstr = '';
   const flush = () => {
-    if (msgid) map.set(msgid, msgstr || msgid);
+    if (msgid) map.set(msgctxt ? `${msgctxt}\u0004${msgid}` : msgid, msgstr || msgid);
+    msgctxt = '';
     msgid = '';
     msgstr = '';
   };
   for (const line of fs.readFileSync(file, 'utf8').split('\n')) {
-    if (line.startsWith('msgid ')) {
+    if (line.startsWith('msgctxt ')) {
       flush();
+      key = 'msgctxt';
+      msgctxt = unquote(line.slice(8));
+    } else if (line.startsWith('msgid ')) {
+      if (key !== 'msgctxt') flush();
       key = 'msgid';
       msgid = unquote(line.slice(6));
     } else if (line.startsWith('msgstr ')) {
       key = 'msgstr';
       msgstr = unquote(line.slice(7));
     } else if (line.startsWith('"') && key) {
-      if (key === 'msgid') msgid += unquote(line);
+      if (key === 'msgctxt') msgctxt += unquote(line);
+      else if (key === 'msgid') msgid += unquote(line);
       else msgstr += unquote(line);
     } else {
       key = null;
@@ -48,11 +57,11 @@ function readCatalogFile(file: string, map: Map<string, string>): void {
 }
 
 const catalogs = new Map<Locale, Map<string, string>>();
-/** The text a user sees for an English source message in `locale` (fails loudly when untranslated). */
-export function tr(locale: Locale, source: string): string {
+/** The text a user sees for an English source message (and its msgctxt, if it has one) in `locale`; fails loudly when untranslated. */
+export function tr(locale: Locale, source: string, context?: string): string {
   if (locale === 'en') return source;
   if (!catalogs.has(locale)) catalogs.set(locale, readCatalog(locale));
-  const text = catalogs.get(locale)!.get(source);
+  const text = catalogs.get(locale)!.get(context ? `${context}\u0004${source}` : source);
   if (!text || text === source) throw new Error(`no ${locale} translation for "${source}"`);
   return text;
 }
@@ -154,4 +163,49 @@ export async function createEnterprise(owner: Person, namePrefix: string): Promi
     'create enterprise',
   );
   return { invitation_code: company.invitation_code, name };
+}
+
+/** Joins by invitation code through the API; the owner approves and gives the role. */
+export async function joinCompany(member: Person, owner: Person, invitationCode: string, role: number): Promise<void> {
+  await ok(member.page.request.post('/api/v2/enterprises/employees', { data: { invitation_code: invitationCode } }), 'join');
+  const list = await ok(owner.page.request.get('/api/v1/enterprises/employees?status=2'), 'applications');
+  const employee = list.items.find((e: { phone: string }) => e.phone === member.phone);
+  await ok(owner.page.request.put('/api/v1/enterprises/employees', { data: { employee_id: employee.employee_id, status: 1 } }), 'approve');
+  if (role !== 0) await ok(owner.page.request.put(`/api/v2/users/members/${employee.employee_id}`, { data: { role } }), 'role');
+}
+
+/**
+ * Operators are created only from the command line (provena operator-create). The e2e
+ * server keeps its data in DATA_DIR=<tmp>/provena-e2e-<its pid>; find the pid by its port.
+ */
+export function createOperator(loginId: string, password: string): void {
+  const port = process.env.E2E_PORT ?? '8181';
+  const listing = execFileSync('ss', ['-Hltnp', `sport = :${port}`], { encoding: 'utf8' });
+  const pid = /pid=(\d+)/.exec(listing)?.[1];
+  if (!pid) throw new Error(`no server found on port ${port}: ${listing}`);
+  execFileSync(process.execPath, ['bin/provena.ts', 'operator-create', '--login', loginId, '--password', password], {
+    env: { ...process.env, DATA_DIR: path.join(os.tmpdir(), `provena-e2e-${pid}`) },
+  });
+}
+
+/** A logged-in platform operator's API (its own browser context; close it with `.dispose()` of the context). */
+export async function operatorApi(browser: Browser): Promise<{ context: BrowserContext; request: APIRequestContext }> {
+  const loginId = `e2e-credit-ops-${Date.now()}`;
+  createOperator(loginId, 'OperatorPass1');
+  const context = await browser.newContext();
+  await ok(context.request.post('/api/v1/operator/tokens', { data: { login_id: loginId, password: 'OperatorPass1' } }), 'operator login');
+  return { context, request: context.request };
+}
+
+/**
+ * Gives a member credits through the real path (issue 6): the administrator orders a top-up,
+ * the operator confirms it, the administrator allocates it to the member (themselves included).
+ */
+export async function giveCredits(admin: Person, memberPhone: string, amount: number, operator: APIRequestContext): Promise<void> {
+  const order = await ok(admin.page.request.post('/api/v1/credits/orders', { data: { amount, note: 'e2e' } }), 'top-up order');
+  await ok(operator.put(`/api/v1/operator/credit-orders/${order.order_id}`, { data: { status: 2 } }), 'confirm top-up');
+  const members = await ok(admin.page.request.get(`/api/v1/credits/members?keyword=${memberPhone}`), 'members');
+  const member = members.items.find((m: { phone: string }) => m.phone === memberPhone);
+  if (!member) throw new Error(`no member ${memberPhone}`);
+  await ok(admin.page.request.post('/api/v1/credits/allocations', { data: { employee_id: member.employee_id, amount } }), 'allocation');
 }

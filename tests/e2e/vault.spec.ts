@@ -3,19 +3,10 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { createEnterprise, field, latestCode, ok, person, screenshot, tr, type Person } from './support.ts';
+import { createEnterprise, field, giveCredits, joinCompany, latestCode, operatorApi, person, screenshot, tr, type Person } from './support.ts';
 
 const VAULT_CODE = 18;
 
-
-/** Joins by invitation code; the owner approves and gives the role. */
-async function join(member: Person, owner: Person, invitationCode: string, role: number): Promise<void> {
-  await ok(member.page.request.post('/api/v2/enterprises/employees', { data: { invitation_code: invitationCode } }), 'join');
-  const list = await ok(owner.page.request.get('/api/v1/enterprises/employees?status=2'), 'applications');
-  const employee = list.items.find((e: { phone: string }) => e.phone === member.phone);
-  await ok(owner.page.request.put('/api/v1/enterprises/employees', { data: { employee_id: employee.employee_id, status: 1 } }), 'approve');
-  if (role !== 0) await ok(owner.page.request.put(`/api/v2/users/members/${employee.employee_id}`, { data: { role } }), 'role');
-}
 
 /** Through the unlock screen: send the type-18 code, read it from the outbox, unlock; lands back on `back`. */
 async function unlockByUi(p: Person, back: RegExp): Promise<void> {
@@ -67,9 +58,13 @@ test.describe('trade-secret vault', () => {
     const alice = await person(browser, 'en', '李四');
     const bob = await person(browser, 'zh', '王五');
     const officer = await person(browser, 'ja', '赵六');
-    await join(alice, owner, company.invitation_code, 0);
-    await join(bob, owner, company.invitation_code, 0);
-    await join(officer, owner, company.invitation_code, 3);
+    await joinCompany(alice, owner, company.invitation_code, 0);
+    await joinCompany(bob, owner, company.invitation_code, 0);
+    await joinCompany(officer, owner, company.invitation_code, 3);
+    // One vault file costs credits.vaultFile (1000 by default), paid by the registering member.
+    const ops = await operatorApi(browser);
+    await giveCredits(owner, alice.phone, 1000, ops.request);
+    await ops.context.close();
     const LA = (s: string) => tr('en', s);
     const LB = (s: string) => tr('zh', s);
 
@@ -162,7 +157,7 @@ test.describe('trade-secret vault', () => {
     // Middle width.
     await officer.page.setViewportSize({ width: 1000, height: 800 });
     await officer.page.goto(projectUrl.replace(/^https?:\/\/[^/]+/, ''));
-    await expect(officer.page.getByTestId('file-formula.bin')).toBeVisible();
+    await expect(officer.page.getByTestId('file-formula.bin')).toBeVisible({ timeout: 15_000 });
     await screenshot(officer.page, 'vault-project-middle-ja');
 
     // Someone without a company is sent to real-name and company authentication first (§4 dashboard guard).
@@ -221,6 +216,9 @@ test.describe('trade-secret vault', () => {
     test.skip(test.info().project.name !== 'mobile', 'mobile layout only');
     const owner = await person(browser, 'zh', '张三');
     await createEnterprise(owner, '保险箱 E2E');
+    const ops = await operatorApi(browser);
+    await giveCredits(owner, owner.phone, 1000, ops.request);
+    await ops.context.close();
     await owner.page.setViewportSize({ width: 390, height: 844 });
     await owner.page.goto('/dashboard/vault');
     await screenshot(owner.page, 'vault-unlock-mobile-zh');

@@ -2,6 +2,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { clearRateLimits, startHarness, type Harness } from './harness.ts';
 import { memberOf, ownerWithEnterprise } from './enterprise-helpers.ts';
+import { giveCredits } from './credit-helpers.ts';
 import { SMS_TYPES } from '../../core/constants.ts';
 
 let h: Harness;
@@ -39,13 +40,17 @@ async function registerFile(cookie: string, projectId: number, fileHash: string,
 }
 
 let enterpriseSeq = 0;
-/** An enterprise with its owner (role 1), an officer (3), and two plain members (0), all with the vault unlocked. */
+/**
+ * An enterprise with its owner (role 1), an officer (3), and two plain members (0), all with
+ * the vault unlocked; the owner, Alice and Bob have credits for ten vault files each.
+ */
 async function enterprise() {
   enterpriseSeq += 1;
   const owner = await ownerWithEnterprise(h, `保险箱测试企业${process.pid}-${enterpriseSeq}`);
   const officer = await memberOf(h, owner, 3);
   const alice = await memberOf(h, owner, 0);
   const bob = await memberOf(h, owner, 0);
+  for (const who of [owner, alice, bob]) await giveCredits(h, owner, who, 10 * h.app.config.credits.vaultFile);
   for (const who of [owner, officer, alice, bob]) expect((await unlock(who.cookie, who.phone)).statusCode).toBe(200);
   return { owner, officer, alice, bob };
 }

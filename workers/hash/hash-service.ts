@@ -35,6 +35,13 @@ export type HashOptions = {
   inFlight?: number;
   readsAhead?: number;
 };
+
+/** hashFiles only: each file's own progress and result as soon as it is known (a batch screen shows a row per file). */
+export type FilesHashOptions = HashOptions & {
+  /** Bytes of file `index` hashed so far (large files stream; small ones go from 0 to done at once). */
+  onFileProgress?: (index: number, bytes: number) => void;
+  onFileHashed?: (index: number, result: HashResult) => void;
+};
 export type HashResult = { hash: string; identity: string; bytes: number; ms: number; engine?: FileEngine };
 
 /** Chunks in flight between reader and hasher: enough to overlap reading and hashing, bounded memory. */
@@ -181,7 +188,7 @@ function poolSize(): number {
 }
 
 /** Hashes many files (a folder, a source tree), results in the same order as `files`. */
-export async function hashFiles(files: readonly File[], options: HashOptions = {}): Promise<HashResult[]> {
+export async function hashFiles(files: readonly File[], options: FilesHashOptions = {}): Promise<HashResult[]> {
   const { signal, onProgress } = options;
   if (signal?.aborted) throw abortError();
   const totalBytes = files.reduce((n, f) => n + f.size, 0);
@@ -221,6 +228,7 @@ export async function hashFiles(files: readonly File[], options: HashOptions = {
           indexes.forEach((fileIndex, k) => {
             const f = files[fileIndex]!;
             results[fileIndex] = { hash: `0x${hexes[k]}`, identity: fileIdentity(hexes[k]!, f.name), bytes: f.size, ms };
+            options.onFileHashed?.(fileIndex, results[fileIndex]);
             bytesDone += f.size;
           });
           filesDone += indexes.length;
@@ -230,7 +238,14 @@ export async function hashFiles(files: readonly File[], options: HashOptions = {
     );
     for (const i of large) {
       const before = bytesDone;
-      results[i] = await hashFile(files[i]!, { signal, onProgress: (p) => progress.set(before + p.bytes, filesDone) });
+      results[i] = await hashFile(files[i]!, {
+        signal,
+        onProgress: (p) => {
+          progress.set(before + p.bytes, filesDone);
+          options.onFileProgress?.(i, p.bytes);
+        },
+      });
+      options.onFileHashed?.(i, results[i]);
       bytesDone += files[i]!.size;
       filesDone += 1;
       progress.set(bytesDone, filesDone);

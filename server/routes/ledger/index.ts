@@ -1,10 +1,13 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { findVaultByKeyword } from '../../services/vault.ts';
+import { findAssetByKeyword } from '../../services/assets.ts';
+import type { MemberContext } from '../../plugins/enterprises.ts';
 import { fail } from '../../errors.ts';
 import { DNA_PATTERN } from '../../../core/ledger/record.ts';
 import { normalizeDigest } from '../../../core/ledger/package.ts';
 import { isProofGenerated } from '../../proofs/jobs.ts';
 import { body } from '../schemas.ts';
+import { classifySearchInput, SEARCH_KEYWORD_MAX } from '../../../core/search.ts';
 
 const dnaParam = { type: 'object', properties: { dna: { type: 'string', maxLength: 64 } }, required: ['dna'] } as const;
 
@@ -99,30 +102,45 @@ export default async function ledgerRoutes(app: FastifyInstance) {
   );
 
   /**
-   * §7 search/dip-data: a DNA finds its entry for anyone (the explorer shows DNAs); a file
-   * hash finds only the caller's own registrations (file hashes are private). §3 result:
-   * entity_type 1 (asset) with dip_id, or 0 when nothing matches.
+   * §7 search/dip-data, §3 result: entity_type 1 (asset) with dip_id, 2 (project) with dip_id and
+   * project_id, or 0 when nothing matches. Vault files (kind vault) and digital assets (kind
+   * asset) are found by DNA or file hash only within the caller's enterprise and §6 visibility
+   * (a plain member their own, roles 1–3 all the enterprise's). Other entries: a DNA finds its
+   * entry for anyone (the explorer shows DNAs), a file hash only the caller's own registrations
+   * (file hashes are private).
    */
-  async function findVaultForCaller(request: FastifyRequest, keyword: string) {
+  async function findForMember(request: FastifyRequest, keyword: string) {
+    let m: MemberContext;
     try {
-      const m = await app.requireMember(request, 'member');
-      return await findVaultByKeyword(app.db, m.employee.enterprise_id, { userId: m.user.id, role: m.employee.role }, keyword);
+      m = await app.requireMember(request, 'member');
     } catch {
-      return null; // not a member of a company: no vault to search
+      return null; // not a member of a company: no vault or assets to search
     }
+    const viewer = { userId: m.user.id, role: m.employee.role };
+    const vault = await findVaultByKeyword(app.db, m.employee.enterprise_id, viewer, keyword);
+    if (vault) return { entity_type: 2, dip_id: vault.dip_id, project_id: vault.project_id };
+    const asset = await findAssetByKeyword(app.db, m.employee.enterprise_id, viewer, keyword);
+    if (asset) return { entity_type: 1, dip_id: asset.dip_id, project_id: null };
+    return null;
   }
+
+  /** Kinds found only through the member search above, never by the public DNA or own-hash lookups. */
+  const PRIVATE_KINDS = ['vault', 'asset'];
 
   app.get<{ Querystring: { keyword: string } }>(
     '/api/v1/search/dip-data',
-    { schema: { querystring: { type: 'object', properties: { keyword: { type: 'string', maxLength: 100 } }, required: ['keyword'] } } },
+    { schema: { querystring: { type: 'object', properties: { keyword: { type: 'string', maxLength: SEARCH_KEYWORD_MAX } }, required: ['keyword'] } } },
     async (request) => {
-      const keyword = request.query.keyword.trim();
+      // The browser checks the same rule before asking; a keyword that is neither a DNA nor a fingerprint is a client error.
+      const input = classifySearchInput(request.query.keyword);
+      if (input.kind === 'empty') fail('required', 'keyword');
+      if (input.kind === 'invalid') fail('invalid_param', 'keyword');
+      const keyword = input.keyword;
       const none = { data: { entity_type: 0, dip_id: null, project_id: null } };
-      // Vault files (issue 6) are entity_type 2 (project), only for those who may see the project (§6).
-      const vault = request.session ? await findVaultForCaller(request, keyword) : null;
-      if (vault) return { data: { entity_type: 2, dip_id: vault.dip_id, project_id: vault.project_id } };
+      const member = request.session ? await findForMember(request, keyword) : null;
+      if (member) return { data: member };
       if (DNA_PATTERN.test(keyword)) {
-        const e = await app.db.selectFrom('ledger_entries').select('dna').where('dna', '=', keyword).where('kind', '<>', 'vault').executeTakeFirst();
+        const e = await app.db.selectFrom('ledger_entries').select('dna').where('dna', '=', keyword).where('kind', 'not in', PRIVATE_KINDS).executeTakeFirst();
         return e ? { data: { entity_type: 1, dip_id: e.dna, project_id: null } } : none;
       }
       const digest = normalizeDigest(keyword);
@@ -131,7 +149,7 @@ export default async function ledgerRoutes(app: FastifyInstance) {
         .selectFrom('ledger_entries')
         .select('dna')
         .where('registrant_user_id', '=', request.session.user_id)
-        .where('kind', '<>', 'vault')
+        .where('kind', 'not in', PRIVATE_KINDS)
         .where((eb) => eb.or([eb('file_hash', '=', `0x${digest}`), eb('file_hash', 'like', `0x${digest}.%`)]))
         .orderBy('id', 'desc')
         .executeTakeFirst();

@@ -2,10 +2,9 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { APPLICATION_STATUS, EMPLOYEE_STATUS } from '../../../core/enterprise.ts';
 import type { OperatorApplicationDto } from '../../../core/api-types.ts';
 import { fail } from '../../errors.ts';
-import { forbidden } from '../../plugins/enterprises.ts';
 import { verifyPassword } from '../../services/passwords.ts';
 import { insertEnterprise } from '../../services/enterprises.ts';
-import { OPERATOR_COOKIE, OPERATOR_SESSION_TTL_MS, createOperatorSession, operatorTokenId } from '../../services/operators.ts';
+import { OPERATOR_COOKIE, OPERATOR_SESSION_TTL_MS, createOperatorSession, operatorTokenId, requireOperator as requireOperatorOf } from '../../services/operators.ts';
 import { body } from '../schemas.ts';
 
 const PARSED_FILE = /^0x[0-9a-f]{64}\.[a-z0-9]{1,16}$/;
@@ -19,18 +18,7 @@ const CONTENT_TYPES: Record<string, string> = { pdf: 'application/pdf', jpg: 'im
 export default async function operatorRoutes(app: FastifyInstance) {
   const { db } = app;
 
-  async function requireOperator(request: FastifyRequest) {
-    const token = request.cookies[OPERATOR_COOKIE];
-    if (!token) forbidden();
-    const row = await db
-      .selectFrom('operator_sessions')
-      .innerJoin('operators', 'operators.id', 'operator_sessions.operator_id')
-      .select(['operators.id', 'operators.login_id', 'operators.name', 'operator_sessions.expires_at', 'operator_sessions.id as session_id'])
-      .where('operator_sessions.id', '=', operatorTokenId(token))
-      .executeTakeFirst();
-    if (!row || row.expires_at < Date.now()) forbidden();
-    return row;
-  }
+  const requireOperator = (request: FastifyRequest) => requireOperatorOf(db, request);
 
   const cookieOptions = { path: '/', httpOnly: true, sameSite: 'strict' as const, secure: app.env.cookieSecure };
 

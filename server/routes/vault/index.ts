@@ -19,6 +19,7 @@ import type { ErrorKey } from '../../../core/errors.ts';
 import { isUniqueViolation } from '../../db/database.ts';
 import { ApiError, fail } from '../../errors.ts';
 import { forbidden, type MemberContext } from '../../plugins/enterprises.ts';
+import { chargeRegistration } from '../../services/credits.ts';
 import { canWriteProject, seesAllVault, visibleProject, writeVaultLog, type VaultViewer } from '../../services/vault.ts';
 import { body } from '../schemas.ts';
 
@@ -320,13 +321,26 @@ export default async function vaultRoutes(app: FastifyInstance) {
     };
   }
 
-  app.get<{ Params: { projectId: number }; Querystring: { page?: number; page_size?: number } }>(
+  /**
+   * A project's files, newest first. With `dip_id` (a search result, §2 named route project
+   * (projectId, dip_id)) and no `page`, the page that holds that file is answered.
+   */
+  app.get<{ Params: { projectId: number }; Querystring: { page?: number; page_size?: number; dip_id?: string } }>(
     '/api/v1/vault/projects/:projectId/files',
-    { schema: { params: idParam('projectId'), querystring: { type: 'object', properties: paging } } },
+    { schema: { params: idParam('projectId'), querystring: { type: 'object', properties: { ...paging, dip_id: text(40) } } } },
     async (request) => {
       const v = await requireVault(request);
       const project = await projectOr404(v, request.params.projectId);
-      const { page, size, offset } = pageOf(request.query);
+      let { page, size, offset } = pageOf(request.query);
+      const dip = request.query.dip_id?.trim();
+      if (dip && request.query.page === undefined) {
+        const target = await db.selectFrom('vault_files').select('id').where('project_id', '=', project.id).where('dna', '=', dip).executeTakeFirst();
+        if (target) {
+          const newer = await db.selectFrom('vault_files').select((eb) => eb.fn.countAll<number>().as('n')).where('project_id', '=', project.id).where('id', '>', target.id).executeTakeFirstOrThrow();
+          page = Math.floor(Number(newer.n) / size) + 1;
+          offset = (page - 1) * size;
+        }
+      }
       const total = await db.selectFrom('vault_files').select((eb) => eb.fn.countAll<number>().as('n')).where('project_id', '=', project.id).executeTakeFirstOrThrow();
       const rows = await fileQuery().where('f.project_id', '=', project.id).orderBy('f.id', 'desc').limit(size).offset(offset).execute();
       const data: Paged<VaultFileDto> = { items: rows.map(fileDto), page, page_size: size, total: Number(total.n) };
@@ -358,12 +372,13 @@ export default async function vaultRoutes(app: FastifyInstance) {
       const enterpriseId = v.employee.enterprise_id;
       const duplicate = () => fail('hash_duplicate', 'file_hash');
       if (await db.selectFrom('vault_files').select('id').where('enterprise_id', '=', enterpriseId).where('digest', '=', identity.sha256).executeTakeFirst()) duplicate();
-      const cost = config.credits.vaultFile;
       let fileId = 0;
       try {
         await app.registerEntry(
           { fileHash: `0x${identity.sha256}${identity.extension}`, enterpriseName: v.enterprise.name, registrantUserId: v.user.id, kind: 'vault' },
           async (trx, registration) => {
+            // §9 the registering member pays (credits.vaultFile); §8 integrals_not_enough rolls it all back.
+            const { charged: cost } = await chargeRegistration(trx, config, { enterpriseId, userId: v.user.id, kind: 'vault_file', dna: registration.dna, name });
             const row = await trx
               .insertInto('vault_files')
               .values({

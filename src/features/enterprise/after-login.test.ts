@@ -5,7 +5,7 @@ import { afterLoginTarget, dashboardGatePath, logoTarget } from './after-login.t
 const user = { card_no: '11010519491231002X' } as UserDto;
 const empty: CompanyDto = {
   enterprise_id: null, name: '', verified: false, verify_status: 0, license: '', legal_person: '', role: 0, is_admin: false,
-  private_key_status: 0, member_confirmed_status: 0, status: 0, invitation_code: '', companies: [], invited_company: null, application: null,
+  private_key_status: 0, certificate: '', certificate_dna: '', member_confirmed_status: 0, status: 0, invitation_code: '', integrals: 0, companies: [], invited_company: null, application: null,
 };
 const one = { ...empty, enterprise_id: 1, name: 'A', member_confirmed_status: 1, companies: [{ enterprise_id: 1, enterprise_name: 'A', locked: false, member_confirmed_status: 1 }] };
 const opts = { multiCompany: true, needAuth: true, fallback: '/dashboard/home' };

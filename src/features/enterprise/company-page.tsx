@@ -19,10 +19,13 @@ import { addMember, addMembers, fetchEmployees, fetchInvitations, regenerateInvi
 import { ROLE_LABELS } from './role-labels.ts';
 import { MEMBER_SHEET_MAX_ROWS, readMemberSheet } from './member-sheet.ts';
 import { useCompany } from './use-company.ts';
+import { IdentityTab } from './identity-tab.tsx';
+import { KeyTab } from './key-tab.tsx';
+import { KEY_STATUS_LABELS } from './key-labels.ts';
 
-export type CompanyTab = 'info' | 'members' | 'applications' | 'invitations';
+export type CompanyTab = 'info' | 'identity' | 'key' | 'members' | 'applications' | 'invitations';
 export function toCompanyTab(active: string | undefined): CompanyTab {
-  return active === 'members' || active === 'applications' || active === 'invitations' ? active : 'info';
+  return active === 'identity' || active === 'key' || active === 'members' || active === 'applications' || active === 'invitations' ? active : 'info';
 }
 
 function InfoTab({ company, onCodeChange }: { company: CompanyDto; onCodeChange: (code: string) => void }) {
@@ -32,6 +35,7 @@ function InfoTab({ company, onCodeChange }: { company: CompanyDto; onCodeChange:
     [t`Licence number`, company.license],
     [t`Legal representative`, company.legal_person],
     [t`My role`, i18n._(ROLE_LABELS[company.role] ?? ROLE_LABELS[0]!)],
+    [t`Private key`, i18n._(KEY_STATUS_LABELS[company.private_key_status] ?? KEY_STATUS_LABELS[0]!)],
   ];
   const onRegenerate = async () => {
     try {
@@ -413,11 +417,11 @@ function InvitationsTab() {
   );
 }
 
-/** Dashboard company/:active? — enterprise info, members, applications and invitations (§2, §6). */
+/** Dashboard company/:active? — enterprise info, digital identity and certificates, private key, members, applications and invitations (§2, §6). */
 export function CompanyPage({ user, active }: { user: UserDto; active: CompanyTab }) {
   const { t } = useLingui();
   const [, navigate] = useLocation();
-  const { company, setCompany } = useCompany(user.id);
+  const { company, setCompany, reload } = useCompany(user.id);
   if (company === undefined) return <PageLoader />;
   if (!company || !company.name) {
     return (
@@ -432,12 +436,20 @@ export function CompanyPage({ user, active }: { user: UserDto; active: CompanyTa
     <Tabs value={active} onChange={(value) => navigate(`/dashboard/company/${value ?? 'info'}`)} keepMounted={false}>
       <Tabs.List mb="md">
         <Tabs.Tab value="info">{t`Enterprise`}</Tabs.Tab>
+        <Tabs.Tab value="identity">{t`Digital identity`}</Tabs.Tab>
+        <Tabs.Tab value="key">{t`Private key`}</Tabs.Tab>
         {canSeeMembers && <Tabs.Tab value="members">{t`Members`}</Tabs.Tab>}
         {company.is_admin && <Tabs.Tab value="applications">{t`Applications`}</Tabs.Tab>}
         {company.is_admin && <Tabs.Tab value="invitations">{t`Invitations`}</Tabs.Tab>}
       </Tabs.List>
       <Tabs.Panel value="info">
         <InfoTab company={company} onCodeChange={(code) => setCompany({ ...company, invitation_code: code })} />
+      </Tabs.Panel>
+      <Tabs.Panel value="identity">
+        <IdentityTab company={company} user={user} onCompanyChange={() => void reload()} />
+      </Tabs.Panel>
+      <Tabs.Panel value="key">
+        <KeyTab company={company} onCompanyChange={() => void reload()} />
       </Tabs.Panel>
       {canSeeMembers && (
         <Tabs.Panel value="members">

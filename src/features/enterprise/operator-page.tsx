@@ -1,5 +1,6 @@
-import { useCallback, useEffect, useState } from 'react';
-import { Anchor, Badge, Button, Group, Modal, PasswordInput, SegmentedControl, Stack, Table, Text, TextInput, Textarea } from '@mantine/core';
+import { useCallback, useEffect, useState, type ReactNode } from 'react';
+import type { MessageDescriptor } from '@lingui/core';
+import { Anchor, Badge, Button, Group, Modal, PasswordInput, SegmentedControl, Stack, Table, Tabs, Text, TextInput, Textarea } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { Trans, useLingui } from '@lingui/react/macro';
 import type { OperatorApplicationDto, OperatorDto } from '../../../core/api-types.ts';
@@ -9,6 +10,7 @@ import { applyServerErrors } from '@/api/apply-server-errors.ts';
 import { notifyError } from '@/api/error-messages.ts';
 import { PageLoader } from '@/components/page-loader.tsx';
 import { EnterpriseCard } from './enterprise-card.tsx';
+import { OperatorKeyRequests } from './operator-key-requests.tsx';
 import { fetchApplications, fetchOperator, operatorLogin, operatorLogout, reviewApplication } from './enterprise-api.ts';
 
 function OperatorLogin({ onLogin }: { onLogin: (op: OperatorDto) => void }) {
@@ -67,7 +69,7 @@ function RejectModal({ application, onClose, onDone }: { application: OperatorAp
   );
 }
 
-function Applications({ operator, onLogout }: { operator: OperatorDto; onLogout: () => void }) {
+function Applications() {
   const { t } = useLingui();
   const [status, setStatus] = useState(String(APPLICATION_STATUS.pending));
   const [items, setItems] = useState<OperatorApplicationDto[] | null>(null);
@@ -96,22 +98,8 @@ function Applications({ operator, onLogout }: { operator: OperatorDto; onLogout:
         {label}
       </Anchor>
     ) : null;
-  const operatorName = operator.name || operator.login_id;
   return (
-    <Stack p="md" maw={1180} mx="auto">
-      <Group justify="space-between">
-        <Text fw={700} size="lg">
-          <Trans>Enterprise applications</Trans>
-        </Text>
-        <Group>
-          <Text size="sm" c="dimmed">
-            {operatorName}
-          </Text>
-          <Button variant="default" size="xs" onClick={onLogout}>
-            <Trans>Log out</Trans>
-          </Button>
-        </Group>
-      </Group>
+    <Stack gap="md">
       <SegmentedControl
         w="fit-content"
         value={status}
@@ -188,8 +176,58 @@ function Applications({ operator, onLogout }: { operator: OperatorDto; onLogout:
   );
 }
 
+/** A further part of the operator console, contributed by another product area (top-up orders, …). */
+export type OperatorSection = { value: string; label: MessageDescriptor; render: () => ReactNode };
+
+function Console({ operator, onLogout, sections }: { operator: OperatorDto; onLogout: () => void; sections: readonly OperatorSection[] }) {
+  const { t, i18n } = useLingui();
+  const [tab, setTab] = useState<string>('applications');
+  const operatorName = operator.name || operator.login_id;
+  return (
+    <Stack p="md" maw={1180} mx="auto">
+      <Group justify="space-between">
+        <Text fw={700} size="lg">
+          <Trans>Operator console</Trans>
+        </Text>
+        <Group>
+          <Text size="sm" c="dimmed">
+            {operatorName}
+          </Text>
+          <Button variant="default" size="xs" onClick={onLogout}>
+            <Trans>Log out</Trans>
+          </Button>
+        </Group>
+      </Group>
+      <Tabs value={tab} onChange={(v) => setTab(v ?? 'applications')} keepMounted={false}>
+        <Tabs.List mb="md">
+          <Tabs.Tab value="applications">{t`Enterprise applications`}</Tabs.Tab>
+          <Tabs.Tab value="custody" data-testid="operator-tab-custody">
+            {t`Key custody`}
+          </Tabs.Tab>
+          {sections.map((section) => (
+            <Tabs.Tab key={section.value} value={section.value} data-testid={`operator-tab-${section.value}`}>
+              {i18n._(section.label)}
+            </Tabs.Tab>
+          ))}
+        </Tabs.List>
+        <Tabs.Panel value="applications">
+          <Applications />
+        </Tabs.Panel>
+        <Tabs.Panel value="custody">
+          <OperatorKeyRequests />
+        </Tabs.Panel>
+        {sections.map((section) => (
+          <Tabs.Panel key={section.value} value={section.value}>
+            {section.render()}
+          </Tabs.Panel>
+        ))}
+      </Tabs>
+    </Stack>
+  );
+}
+
 /** /operator: the platform operator console (own accounts and session, apart from enterprise roles). */
-export function OperatorPage() {
+export function OperatorPage({ sections = [] }: { sections?: readonly OperatorSection[] }) {
   const [operator, setOperator] = useState<OperatorDto | null | undefined>(undefined);
   useEffect(() => {
     fetchOperator().then(setOperator, () => setOperator(null));
@@ -197,8 +235,9 @@ export function OperatorPage() {
   if (operator === undefined) return <PageLoader />;
   if (!operator) return <OperatorLogin onLogin={setOperator} />;
   return (
-    <Applications
+    <Console
       operator={operator}
+      sections={sections}
       onLogout={() => {
         operatorLogout().finally(() => setOperator(null));
       }}

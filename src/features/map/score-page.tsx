@@ -365,7 +365,7 @@ function CommunitiesTable({ snapshot, names }: { snapshot: CommunitySnapshot | n
             <Table.Tr>
               <Table.Th>{t`Community`}</Table.Th>
               <Table.Th>{t`Size`}</Table.Th>
-              <Table.Th>{t`Members`}</Table.Th>
+              <Table.Th>{t({ message: 'Members', context: 'members of a community' })}</Table.Th>
             </Table.Tr>
           </Table.Thead>
           <Table.Tbody>

@@ -1,15 +1,18 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
-import { ActionIcon, Anchor, Badge, Button, Card, CopyButton, FileInput, Group, Loader, Pagination, Paper, SimpleGrid, Stack, Text, TextInput, Title, Tooltip } from '@mantine/core';
+import { ActionIcon, Alert, Anchor, Badge, Button, Card, CopyButton, FileInput, Group, Loader, Pagination, Paper, SimpleGrid, Stack, Text, TextInput, Title, Tooltip } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { notifications } from '@mantine/notifications';
 import { IconCheck, IconCopy, IconDownload, IconEdit, IconFileUpload, IconHistory } from '@tabler/icons-react';
 import { Trans, useLingui } from '@lingui/react/macro';
-import { Link } from 'wouter';
+import { Link, useSearch } from 'wouter';
 import { applyServerErrors } from '@/api/apply-server-errors.ts';
+import { isApiError } from '@/api/client.ts';
+import { describeError } from '@/api/error-messages.ts';
 import { applyRuleVerdicts } from '@/components/form-rules.ts';
 import { WorkProgress, type WorkProgressValue } from '@/components/progress/work-progress.tsx';
 import { formatBytes } from '@/components/progress/format.ts';
 import { useConfig } from '@/config/config-atom.ts';
+import { registrationPrice } from '../../../core/credits.ts';
 import { hashFile } from '../../../workers/hash/hash-service.ts';
 import { checkVaultFileName, type Paged, type VaultFileDto, type VaultProjectDto } from '../../../core/vault.ts';
 import { downloadProof, fetchFiles, fetchProject, isVaultExpired, registerFile } from './vault-api.ts';
@@ -40,14 +43,33 @@ function Copyable({ value, label, testId }: { value: string; label: string; test
   );
 }
 
-function FileCard({ file, onDownload }: { file: VaultFileDto; onDownload: (file: VaultFileDto) => Promise<void> }) {
+function FileCard({ file, onDownload, isLocated = false }: { file: VaultFileDto; onDownload: (file: VaultFileDto) => Promise<void>; isLocated?: boolean }) {
   const { t, i18n } = useLingui();
   const [isBusy, setIsBusy] = useState(false);
+  const card = useRef<HTMLDivElement>(null);
+  // A search led here (project route with dip_id): bring the file into view once.
+  useEffect(() => {
+    if (isLocated) card.current?.scrollIntoView({ block: 'center', behavior: 'smooth' });
+  }, [isLocated]);
   const registered = i18n.date(new Date(file.registered_at), { dateStyle: 'medium', timeStyle: 'medium' });
   const size = formatBytes(file.size);
   const height = file.block_height;
   return (
-    <Card withBorder radius="md" padding="md" data-testid={`file-${file.name}`}>
+    <Card
+      ref={card}
+      withBorder
+      radius="md"
+      padding="md"
+      data-testid={`file-${file.name}`}
+      data-located={isLocated || undefined}
+      aria-current={isLocated || undefined}
+      style={isLocated ? { borderColor: 'var(--mantine-color-brand-5)', boxShadow: '0 0 0 2px var(--mantine-color-brand-1)' } : undefined}
+    >
+      {isLocated && (
+        <Badge variant="light" color="brand" tt="none" mb={8} data-testid="located-badge">
+          {t`Search result`}
+        </Badge>
+      )}
       <Stack gap={8}>
         <Group justify="space-between" gap="xs" wrap="nowrap" align="flex-start">
           <Text fw={600} style={{ overflowWrap: 'anywhere', minWidth: 0 }}>
@@ -121,9 +143,12 @@ function RegisterPanel({ project, onRegistered, onVaultExpired }: { project: Vau
   const form = useForm<RegisterValues>({ mode: 'controlled', initialValues: { file: null, name: '' } });
   const [progress, setProgress] = useState<WorkProgressValue | null>(null);
   const [isSending, setIsSending] = useState(false);
+  /** §8 integrals_not_enough: said beside the form (not in a passing toast), with the way to the credits. */
+  const [creditsProblem, setCreditsProblem] = useState<string | null>(null);
   const abort = useRef<AbortController | null>(null);
   useEffect(() => () => abort.current?.abort(), []);
-  const cost = config.credits.vaultFile;
+  // §9: what the registering member pays; nothing when the deployment does not require credits.
+  const cost = registrationPrice(config, 'vault_file');
 
   const onSubmit = form.onSubmit(async (values) => {
     const isValid = applyRuleVerdicts(form, { file: values.file ? null : { text: t`Please choose a file to register` }, name: checkVaultFileName(values.name) }, i18n);
@@ -145,6 +170,7 @@ function RegisterPanel({ project, onRegistered, onVaultExpired }: { project: Vau
     }
     setProgress(null);
     setIsSending(true);
+    setCreditsProblem(null);
     try {
       const registered = await registerFile(project.project_id, { name: values.name.trim(), file_hash: identity, size: file.size });
       form.reset();
@@ -152,6 +178,7 @@ function RegisterPanel({ project, onRegistered, onVaultExpired }: { project: Vau
       onRegistered(registered);
     } catch (error) {
       if (isVaultExpired(error)) onVaultExpired();
+      else if (isApiError(error) && error.key === 'integrals_not_enough') setCreditsProblem(describeError(error, i18n));
       else applyServerErrors(form, error, { i18n, fieldAliases: { file_hash: 'file' } });
     } finally {
       setIsSending(false);
@@ -169,7 +196,11 @@ function RegisterPanel({ project, onRegistered, onVaultExpired }: { project: Vau
           </Title>
         </Group>
         <Text size="sm" c="dimmed">
-          <Trans>The file is fingerprinted in your browser; the file itself never leaves your computer. Registering costs {cost} credits.</Trans>
+          {cost > 0 ? (
+            <Trans>The file is fingerprinted in your browser; the file itself never leaves your computer. Registering costs {cost} credits.</Trans>
+          ) : (
+            <Trans>The file is fingerprinted in your browser; the file itself never leaves your computer.</Trans>
+          )}
         </Text>
         <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="md">
           <FileInput
@@ -186,12 +217,20 @@ function RegisterPanel({ project, onRegistered, onVaultExpired }: { project: Vau
             }}
             data-testid="register-file-input"
           />
-          <TextInput label={t`Name`} required placeholder={t`How the file is listed`} disabled={isHashing || isSending} {...form.getInputProps('name')} />
+          <TextInput label={t({ message: 'Name', context: 'name of a file' })} required placeholder={t`How the file is listed`} disabled={isHashing || isSending} {...form.getInputProps('name')} />
         </SimpleGrid>
+        {creditsProblem && (
+          <Alert color="orange" data-testid="register-credits-problem" withCloseButton onClose={() => setCreditsProblem(null)}>
+            <Text size="sm">{creditsProblem}</Text>
+            <Anchor component={Link} href="/dashboard/credit" size="sm">
+              <Trans>See my credits</Trans>
+            </Anchor>
+          </Alert>
+        )}
         {progress && <WorkProgress label={t`Fingerprinting ${form.values.file?.name ?? ''}`} value={progress} onCancel={() => abort.current?.abort()} />}
         <Group justify="flex-end">
           <Button type="submit" loading={isSending} disabled={isHashing} data-testid="register-submit">
-            <Trans>Register ({cost} credits)</Trans>
+            {cost > 0 ? <Trans>Register ({cost} credits)</Trans> : <Trans context="register a file on the ledger">Register</Trans>}
           </Button>
         </Group>
       </Stack>
@@ -208,7 +247,9 @@ export function VaultProjectPage({ projectId }: { projectId: string }) {
   const [project, setProject] = useState<VaultProjectDto | null>(null);
   const [isMissing, setIsMissing] = useState(false);
   const [files, setFiles] = useState<Paged<VaultFileDto> | null>(null);
-  const [page, setPage] = useState(1);
+  // §2 named route project (projectId, dip_id): the file a search found, located on its page.
+  const locatedDip = new URLSearchParams(useSearch()).get('dip_id');
+  const [page, setPage] = useState<number | null>(locatedDip ? null : 1);
   const [isEditing, setIsEditing] = useState(false);
   const isOpen = Boolean(gate.authorization);
   const { onError } = gate;
@@ -232,12 +273,15 @@ export function VaultProjectPage({ projectId }: { projectId: string }) {
 
   const loadFiles = useCallback(
     (signal?: AbortSignal) =>
-      fetchFiles(id, { page, page_size: config.tablePageSize }, signal)
-        .then(setFiles)
+      fetchFiles(id, page === null ? { page_size: config.tablePageSize, dip_id: locatedDip ?? undefined } : { page, page_size: config.tablePageSize }, signal)
+        .then((result) => {
+          setFiles(result);
+          if (page === null) setPage(result.page);
+        })
         .catch((error: unknown) => {
           if ((error as Error)?.name !== 'AbortError') onError(error);
         }),
-    [id, page, config.tablePageSize, onError],
+    [id, page, locatedDip, config.tablePageSize, onError],
   );
 
   useEffect(() => {
@@ -315,11 +359,11 @@ export function VaultProjectPage({ projectId }: { projectId: string }) {
               </Text>
             )}
             <Stack gap="sm" data-testid="file-list">
-              {files?.items.map((file) => <FileCard key={file.file_id} file={file} onDownload={onDownload} />)}
+              {files?.items.map((file) => <FileCard key={file.file_id} file={file} onDownload={onDownload} isLocated={file.dip_id === locatedDip} />)}
             </Stack>
             {pages > 1 && (
               <Group justify="center">
-                <Pagination total={pages} value={page} onChange={setPage} size="sm" />
+                <Pagination total={pages} value={page ?? 1} onChange={setPage} size="sm" />
               </Group>
             )}
           </Stack>

@@ -1,0 +1,43 @@
+import { upsertOperator } from '../../server/services/operators.ts';
+import type { Harness } from './harness.ts';
+
+/**
+ * Credits through the real path (issue 6): an administrator orders a top-up, a platform
+ * operator confirms it in the console API, the administrator allocates to the member.
+ */
+
+let operatorSeq = 0;
+/** A logged-in platform operator's cookie (a new operator each call). */
+export async function operatorCookie(h: Harness): Promise<string> {
+  operatorSeq += 1;
+  const loginId = `ops-credits-${process.pid}-${operatorSeq}`;
+  await upsertOperator(h.app.db, { loginId, password: 'OperatorPass1' });
+  const res = await h.request({ method: 'POST', url: '/api/v1/operator/tokens', body: { login_id: loginId, password: 'OperatorPass1' } });
+  if (res.statusCode !== 200) throw new Error(`operator login failed: ${res.body}`);
+  return res.cookies.map((c) => `${c.name}=${c.value}`).join('; ');
+}
+
+/** An administrator's top-up order of `amount`, confirmed by an operator: the pool grows by `amount`. */
+export async function topUpPool(h: Harness, admin: { cookie: string }, amount: number, operator?: string): Promise<{ order_id: number; order_no: string }> {
+  const order = await h.request({ method: 'POST', url: '/api/v1/credits/orders', cookie: admin.cookie, body: { amount, note: 'test top-up' } });
+  if (order.statusCode !== 200) throw new Error(`order failed: ${order.body}`);
+  const { order_id: orderId, order_no: orderNo } = order.json().data;
+  const confirmed = await h.request({ method: 'PUT', url: `/api/v1/operator/credit-orders/${orderId}`, cookie: operator ?? (await operatorCookie(h)), body: { status: 2 } });
+  if (confirmed.statusCode !== 200) throw new Error(`confirm failed: ${confirmed.body}`);
+  return { order_id: orderId, order_no: orderNo };
+}
+
+/** The employee id of the member with this phone, as the credits members list gives it. */
+export async function employeeIdOf(h: Harness, admin: { cookie: string }, phone: string): Promise<number> {
+  const res = await h.request({ method: 'GET', url: `/api/v1/credits/members?keyword=${phone}`, cookie: admin.cookie });
+  const item = res.json().data?.items?.find((m: { phone: string }) => m.phone === phone);
+  if (!item) throw new Error(`no member ${phone}: ${res.body}`);
+  return item.employee_id;
+}
+
+/** Gives a member (the administrator themselves included) `amount` credits: top-up, confirmation, allocation. */
+export async function giveCredits(h: Harness, admin: { cookie: string }, member: { phone: string }, amount: number): Promise<void> {
+  await topUpPool(h, admin, amount);
+  const res = await h.request({ method: 'POST', url: '/api/v1/credits/allocations', cookie: admin.cookie, body: { employee_id: await employeeIdOf(h, admin, member.phone), amount } });
+  if (res.statusCode !== 200) throw new Error(`allocation failed: ${res.body}`);
+}
