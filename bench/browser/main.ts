@@ -118,6 +118,22 @@ const bench = {
     const isValid = await keysWorker().verify(generated.publicKeyPem, data, sig);
     return { generateWrapCsrMs: generateMs, unwrapSignMs, isValid };
   },
+  /**
+   * Both readers (byte stream into reused buffers: readsAhead 0; Blob slices: 1 and 2 at once)
+   * at every chunk boundary: sizes just under, at and over whole chunks, above the
+   * whole-file threshold so that they stream. Returns one digest per (size, reader).
+   */
+  async checkReaders(chunkBytes: number, ...sizes: number[]) {
+    const out: Array<{ size: number; readsAhead: number; hex: string }> = [];
+    for (const size of sizes) {
+      const file = new File([...fileParts(chunk, size)] as BlobPart[], `edge-${size}.bin`);
+      for (const readsAhead of [0, 1, 2]) {
+        const r = await hashFile(file, { engine: 'provena', chunkBytes, inFlight: 2, readsAhead });
+        out.push({ size, readsAhead, hex: r.hash.slice(2) });
+      }
+    }
+    return out;
+  },
   /** Behaviour checks run by the quick bench: progress cadence and cancellation. */
   async checkProgressAndCancel(size: number) {
     const file = makeFile(size);

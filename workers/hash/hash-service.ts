@@ -46,8 +46,8 @@ export type HashResult = { hash: string; identity: string; bytes: number; ms: nu
 
 /** Chunks in flight between reader and hasher: enough to overlap reading and hashing, bounded memory. */
 const IN_FLIGHT = 3;
-/** Blob reads the reader worker keeps going at once (see reader.worker.ts). */
-const READS_AHEAD = 2;
+/** 0: the reader worker reads the File's byte stream into reused buffers; n: n Blob slice reads at once (see reader.worker.ts). */
+const READS_AHEAD = 0;
 /** Files up to this size are read whole, in a hashing worker; larger ones stream. */
 const SMALL_FILE_BYTES = 4 * 1024 * 1024;
 /** Progress is reported at least this often while work runs. */
