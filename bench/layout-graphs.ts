@@ -99,3 +99,67 @@ export function edgeLengthCv(graph: LayoutGraph, pos: Float32Array): number {
   const mean = sum / m;
   return Math.sqrt(Math.max(0, sum2 / m - mean * mean)) / mean;
 }
+
+/**
+ * Why a layout is unusable, or null: every coordinate finite, links neither collapsed
+ * nor exploded (mean length between half a spring length and 100 of them, at most 1 %
+ * of links shorter than a tenth of the mean), and a real 3D spread (each axis of the
+ * bounding box at least a tenth of the largest).
+ */
+export function checkLayout(graph: LayoutGraph, pos: Float32Array, springLength: number): string | null {
+  if (pos.length < 3 * graph.count) return `${pos.length / 3} positions for ${graph.count} nodes`;
+  for (let i = 0; i < 3 * graph.count; i++) if (!Number.isFinite(pos[i])) return `coordinate ${i} is ${pos[i]}`;
+  const m = graph.links.length / 2;
+  const lengths = new Float64Array(m);
+  let sum = 0;
+  for (let e = 0; e < m; e++) {
+    const a = graph.links[2 * e];
+    const b = graph.links[2 * e + 1];
+    lengths[e] = Math.hypot(pos[3 * a] - pos[3 * b], pos[3 * a + 1] - pos[3 * b + 1], pos[3 * a + 2] - pos[3 * b + 2]);
+    sum += lengths[e];
+  }
+  const mean = m ? sum / m : springLength;
+  if (mean < 0.5 * springLength || mean > 100 * springLength) return `mean link length ${mean.toFixed(2)} (spring length ${springLength})`;
+  let short = 0;
+  for (const l of lengths) if (l < 0.1 * mean) short++;
+  if (short > 0.01 * m) return `${short} of ${m} links shorter than a tenth of the mean: collapsed`;
+  const extent = [0, 1, 2].map((d) => {
+    let lo = Infinity;
+    let hi = -Infinity;
+    for (let i = 0; i < graph.count; i++) {
+      lo = Math.min(lo, pos[3 * i + d]);
+      hi = Math.max(hi, pos[3 * i + d]);
+    }
+    return hi - lo;
+  });
+  const widest = Math.max(...extent);
+  if (graph.count > 3 && Math.min(...extent) < 0.1 * widest) return `flat: bounding box ${extent.map((x) => x.toFixed(1)).join(' × ')}`;
+  return null;
+}
+
+/**
+ * The same graph with node ids (and link order) shuffled. A generator numbers nodes in
+ * the order it grows the graph, which a layout that places each node beside its
+ * lower-numbered neighbours (ngraph's initial placement) replays; real enterprise ids
+ * carry no such order.
+ */
+export function shuffledGraph(graph: LayoutGraph, seed = 11): LayoutGraph {
+  const random = seededRandom(seed);
+  const ids = Uint32Array.from({ length: graph.count }, (_, i) => i);
+  for (let i = graph.count - 1; i > 0; i--) {
+    const j = Math.floor(random() * (i + 1));
+    [ids[i], ids[j]] = [ids[j], ids[i]];
+  }
+  const m = graph.links.length / 2;
+  const order = Uint32Array.from({ length: m }, (_, e) => e);
+  for (let e = m - 1; e > 0; e--) {
+    const j = Math.floor(random() * (e + 1));
+    [order[e], order[j]] = [order[j], order[e]];
+  }
+  const links = new Uint32Array(graph.links.length);
+  for (let e = 0; e < m; e++) {
+    links[2 * e] = ids[graph.links[2 * order[e]]];
+    links[2 * e + 1] = ids[graph.links[2 * order[e] + 1]];
+  }
+  return { count: graph.count, links };
+}

@@ -139,9 +139,11 @@ async function browserSuite(): Promise<Record<string, unknown>> {
         ['hashWasmPipeline', 'hash-wasm, same pipeline (best use)', true],
         ['hashWasmNaive', 'hash-wasm, one worker reads+hashes', true],
         ['webCryptoOneShot', 'WebCrypto one-shot (whole file)', true],
-        // BENCH_PIPELINE_VARIANTS=1: our pipeline with other chunk sizes (MiB) and in-flight counts, side by side.
+        // BENCH_PIPELINE_VARIANTS=1: our pipeline with other chunk sizes (MiB), in-flight counts and Blob reads at once, side by side.
         ...(process.env.BENCH_PIPELINE_VARIANTS
-          ? ([[4, 3], [10, 2], [10, 4], [16, 3]] as const).map(([mib, n]) => [`oursTuned:${mib}:${n}`, `provena pipeline ${mib} MiB × ${n} in flight`, true] as [string, string, boolean])
+          ? ([[10, 3, 2], [10, 3, 1], [10, 3, 3], [4, 3, 0], [16, 3, 0], [10, 2, 0], [10, 4, 0], [4, 3, 2]] as const).map(
+              ([mib, n, reads]) => [`oursTuned:${mib}:${n}:${reads}`, `provena pipeline ${mib} MiB × ${n}, ${reads === 0 ? 'byte-stream reader' : `${reads} read${reads > 1 ? 's' : ''}`}`, true] as [string, string, boolean],
+            )
           : []),
       ];
       // Interleaved: each repeat runs every engine once, in a rotated order, and the best run of each counts,
@@ -216,6 +218,15 @@ async function browserSuite(): Promise<Record<string, unknown>> {
       // 250 ms cadence from a timer; allow for a busy 2-core machine.
       if (check.maxGapMs > 400) failures.push(`progress updates ${check.maxGapMs.toFixed(0)} ms apart (must be about every 250 ms)`);
       if (check.cancelError !== 'AbortError') failures.push(`cancel did not end the work with AbortError (${check.cancelError || 'it finished'})`);
+    }
+    {
+      // Every reader at chunk boundaries (1 MiB chunks, files over the 4 MiB whole-file threshold).
+      const edge = [5 * MiB - 1, 5 * MiB, 5 * MiB + 1, 7 * MiB + 12_345];
+      const checks = await call<Array<{ size: number; readsAhead: number; hex: string }>>('checkReaders', MiB, ...edge);
+      const wrong = checks.filter((c) => c.hex !== expectedDigest(c.size));
+      extra.readerBoundaryChecks = checks.length;
+      console.log(`chromium readers at chunk boundaries: ${checks.length - wrong.length}/${checks.length} digests right`);
+      for (const c of wrong) failures.push(`wrong digest: ${c.size} bytes, readsAhead ${c.readsAhead}`);
     }
     extra.pbkdf2_100000_ms = await best(async () => ({ ms: await call<number>('pbkdf2', 100_000) })).then((r) => r.ms);
     extra.keys = await call('keys');

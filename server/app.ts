@@ -27,6 +27,7 @@ import vaultRoutes from './routes/vault/index.ts';
 import paymentsPlugin from './plugins/payments.ts';
 import creditRoutes from './routes/credits/index.ts';
 import assetRoutes from './routes/assets/index.ts';
+import homeRoutes from './routes/home/index.ts';
 
 export type AppOptions = { db: Db; config: DeploymentConfig; env: Env };
 
@@ -56,5 +57,6 @@ export default async function app(fastify: FastifyInstance, opts: AppOptions) {
   await fastify.register(paymentsPlugin);
   await fastify.register(creditRoutes);
   await fastify.register(assetRoutes);
+  await fastify.register(homeRoutes);
   await fastify.register(staticPlugin, { appDir: opts.env.appDir });
 }

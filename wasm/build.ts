@@ -4,7 +4,8 @@
  * without building:
  *   wasm/build/sha256-scalar.wasm  baseline build, no SIMD (single-stream core)
  *   wasm/build/sha256-simd.wasm    SIMD build (single-stream + 4-lane multi-buffer core)
- *   wasm/build/layout.wasm         force layout (Barnes-Hut octree, springs, integration)
+ *   wasm/build/layout.wasm         force layout (Barnes-Hut octree, springs, integration), SIMD
+ *   wasm/build/layout-scalar.wasm  the same without SIMD (for engines that lack it)
  * Run: npm run build:wasm
  */
 import { spawnSync } from 'node:child_process';
@@ -21,7 +22,8 @@ const builds = [
   { entry: 'assembly/scalar.ts', out: 'build/sha256-scalar.wasm', flags: ['--disable', 'simd'] },
   { entry: 'assembly/simd.ts', out: 'build/sha256-simd.wasm', flags: ['--enable', 'simd'] },
   // The layout lays out its own memory from __heap_base, so it takes no memory base.
-  { entry: 'assembly/layout.ts', out: 'build/layout.wasm', flags: ['--disable', 'simd'], isLayout: true },
+  { entry: 'assembly/layout.ts', out: 'build/layout.wasm', flags: ['--enable', 'simd'], isLayout: true },
+  { entry: 'assembly/layout.ts', out: 'build/layout-scalar.wasm', flags: ['--disable', 'simd'], isLayout: true },
 ];
 
 await import('./gen-compress.ts');

@@ -70,9 +70,9 @@ const bench = {
     const { result, longTasks } = await withLongTasks(() => timed(async () => (await hashFile(file)).hash.slice(2)));
     return { ...result, longTasks };
   },
-  async oursTuned(size: number, chunkMiB: number, inFlight: number) {
+  async oursTuned(size: number, chunkMiB: number, inFlight: number, readsAhead: number) {
     const file = makeFile(size);
-    return timed(async () => (await hashFile(file, { engine: 'provena', chunkBytes: chunkMiB * 1024 * 1024, inFlight })).hash.slice(2));
+    return timed(async () => (await hashFile(file, { engine: 'provena', chunkBytes: chunkMiB * 1024 * 1024, inFlight, readsAhead })).hash.slice(2));
   },
   async hashWasmPipeline(size: number) {
     const file = makeFile(size);
@@ -117,6 +117,22 @@ const bench = {
     const unwrapSignMs = performance.now() - t1;
     const isValid = await keysWorker().verify(generated.publicKeyPem, data, sig);
     return { generateWrapCsrMs: generateMs, unwrapSignMs, isValid };
+  },
+  /**
+   * Both readers (byte stream into reused buffers: readsAhead 0; Blob slices: 1 and 2 at once)
+   * at every chunk boundary: sizes just under, at and over whole chunks, above the
+   * whole-file threshold so that they stream. Returns one digest per (size, reader).
+   */
+  async checkReaders(chunkBytes: number, ...sizes: number[]) {
+    const out: Array<{ size: number; readsAhead: number; hex: string }> = [];
+    for (const size of sizes) {
+      const file = new File([...fileParts(chunk, size)] as BlobPart[], `edge-${size}.bin`);
+      for (const readsAhead of [0, 1, 2]) {
+        const r = await hashFile(file, { engine: 'provena', chunkBytes, inFlight: 2, readsAhead });
+        out.push({ size, readsAhead, hex: r.hash.slice(2) });
+      }
+    }
+    return out;
   },
   /** Behaviour checks run by the quick bench: progress cadence and cancellation. */
   async checkProgressAndCancel(size: number) {

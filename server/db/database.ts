@@ -16,11 +16,12 @@ import { platformCa } from './migrations/0010-platform-ca.ts';
 import { vault } from './migrations/0006-vault.ts';
 import { credits } from './migrations/0011-credits.ts';
 import { assets } from './migrations/0012-assets.ts';
+import { home } from './migrations/0013-home.ts';
 import { enterpriseKeys } from './migrations/0014-enterprise-keys.ts';
 
 export type Db = Kysely<Database>;
 
-function migrations(dialect: Dialect): Record<string, Migration> {
+export function migrations(dialect: Dialect): Record<string, Migration> {
   return {
     '0001-accounts': accounts(dialect),
     '0002-ledger': ledger(dialect),
@@ -32,6 +33,7 @@ function migrations(dialect: Dialect): Record<string, Migration> {
     '0010-platform-ca': platformCa(),
     '0011-credits': credits(dialect),
     '0012-assets': assets(dialect),
+    '0013-home': home(dialect),
     '0014-enterprise-keys': enterpriseKeys(dialect),
   };
 }

@@ -282,6 +282,17 @@ export type CreditOrdersTable = {
   created_at: number;
   updated_at: number;
 };
+/** Membership history (issue 6 home feed): whom it is about, who did it, what (core/home.ts MEMBER_EVENT_KINDS). */
+export type MemberEventsTable = {
+  id: Generated<number>;
+  enterprise_id: number;
+  user_id: number;
+  actor_user_id: number | null;
+  kind: string;
+  role: number | null;
+  created_at: number;
+};
+
 /** Enterprise keys in custody, their certificates, cancel-custody requests and the key log (0014). */
 export type EnterpriseCasTable = { fingerprint: string; root_fingerprint: string; spki: string; pkcs8: string; certificate: string; created_at: number };
 export type EnterpriseKeysTable = {
@@ -381,6 +392,7 @@ export type Database = {
   credit_movements: CreditMovementsTable;
   credit_orders: CreditOrdersTable;
   assets: AssetsTable;
+  member_events: MemberEventsTable;
   enterprise_cas: EnterpriseCasTable;
   enterprise_keys: EnterpriseKeysTable;
   enterprise_certificates: EnterpriseCertificatesTable;

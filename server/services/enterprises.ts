@@ -7,6 +7,7 @@ import { EMPLOYEE_STATUS, INVITATION_ALPHABET, INVITATION_STATUS, VERIFY_STATUS,
 import { INVITATION_CODE_LENGTH, ROLES } from '../../core/constants.ts';
 import { maskLicense } from '../../core/masking.ts';
 import type { CompanyDto } from '../../core/api-types.ts';
+import type { MemberEventKind } from '../../core/home.ts';
 import { memberAvailable } from './credits.ts';
 import { PRIVATE_KEY_STATUS } from '../../core/enterprise-keys.ts';
 import { certificatePem } from '../../core/crypto/enterprise-cert.ts';
@@ -110,6 +111,17 @@ export async function companyState(db: Db, user: { id: number; current_enterpris
   };
 }
 
+/** One line of an enterprise's membership history (the home feed reads it), written in the caller's transaction. */
+export async function recordMemberEvent(
+  db: Db,
+  e: { enterpriseId: number; userId: number; actorUserId: number | null; kind: MemberEventKind; role?: number | null; at?: number },
+): Promise<void> {
+  await db
+    .insertInto('member_events')
+    .values({ enterprise_id: e.enterpriseId, user_id: e.userId, actor_user_id: e.actorUserId, kind: e.kind, role: e.role ?? null, created_at: e.at ?? Date.now() })
+    .execute();
+}
+
 export type LicenceInput = { name: string; license: string; legal_person: string; license_image_id: string };
 
 /** Creates a verified enterprise with its creator as super administrator, shown as their current company. */
@@ -143,6 +155,7 @@ export async function insertEnterprise(
       .returning('id')
       .executeTakeFirstOrThrow();
     await trx.insertInto('employees').values({ enterprise_id: enterprise.id, user_id: userId, role: ROLES.superAdmin, status: EMPLOYEE_STATUS.confirmed, created_at: now, updated_at: now }).execute();
+    await recordMemberEvent(trx, { enterpriseId: enterprise.id, userId, actorUserId: userId, kind: 'created', role: ROLES.superAdmin, at: now });
     await trx.updateTable('users').set({ current_enterprise_id: enterprise.id, updated_at: now }).where('id', '=', userId).execute();
     return enterprise.id;
   } catch (error) {

@@ -43,7 +43,10 @@ import { OperatorCreditOrders } from '@/features/credit/operator-orders.tsx';
 import { CREDIT_LABELS } from '@/features/credit/credit-labels.ts';
 import { ActivateRoute, AssetsRoute, BigscreenRoute, ScoreRoute } from '@/features/map/map-routes.tsx';
 import { MAP_TITLES } from '@/features/map/map-titles.ts';
+import { EmptySearchPage } from '@/features/search/empty-search-page.tsx';
+import { SEARCH_LABELS } from '@/features/search/search-labels.ts';
 import { RequireUser, SkipIfLoggedIn, useDefaultPagePath } from './guards.tsx';
+import { useCanSearch } from './use-can-search.ts';
 
 type Params = Record<string, string | undefined>;
 
@@ -67,6 +70,12 @@ function EntryGuard() {
 
 function DashboardIndex() {
   return <Redirect to={useDefaultPagePath()} replace />;
+}
+
+/** §2 dashboard `empty`: the page a search without results leads to. */
+function EmptySearch() {
+  const canSearch = useCanSearch();
+  return <EmptySearchPage canSearch={canSearch} homePath={useDefaultPagePath()} />;
 }
 
 function Setting({ active }: { active: string | undefined }) {
@@ -132,6 +141,7 @@ export const PUBLIC_ROUTES: AppRoute[] = [
 export const DASHBOARD_ROUTES: AppRoute[] = [
   { path: '/dashboard', noTitle: true, render: () => <DashboardIndex /> },
   { path: '/dashboard/home', title: msg`Home`, render: () => <RequireUser>{(user) => <HomePage user={user} />}</RequireUser> },
+  { path: '/dashboard/empty', title: SEARCH_LABELS.empty, render: () => <RequireUser>{() => <EmptySearch />}</RequireUser> },
   { path: '/dashboard/company/:active?', title: msg`My company`, render: ({ active }) => <WithUser render={(user) => <CompanyPage user={user} active={toCompanyTab(active)} />} /> },
   { path: '/dashboard/company/certificate/detail', title: msg`Check a certificate or key file`, render: () => <RequireUser>{() => <LocalCertificatePage />}</RequireUser> },
   {

@@ -195,7 +195,7 @@ test.describe('digital assets', () => {
 
     // The verification centre: the original (made again in the page) and the PDF.
     await page.goto('/verify-file');
-    const inputs = page.locator('input[type=file]');
+    const inputs = page.locator('input[type=file]:not([data-testid=nav-search-file-input])');
     await chooseGenerated(inputs.nth(0), 'design-archive.bin', FILE_MIB, seed);
     await inputs.nth(1).setInputFiles(pdfPath);
     await page.getByRole('button', { name: L('Verify'), exact: true }).click();
@@ -276,6 +276,9 @@ test.describe('digital assets', () => {
     await expect(bob.page.getByTestId('asset-empty')).toBeVisible();
     await bob.page.goto(`/dashboard/asset/detail/${dna}`);
     await expect(bob.page.getByTestId('asset-missing')).toBeVisible();
+    // Not his company's asset, but its DNA is a public ledger entry: the page leads to the explorer, not a dead end.
+    await expect(bob.page.getByTestId('asset-missing-explorer')).toHaveText(Z('Look this DNA up in the block explorer'));
+    await expect(bob.page.getByTestId('asset-missing-explorer')).toHaveAttribute('href', `/explorer/entries/${dna}`);
     await bob.page.goto('/dashboard/asset_upload');
     await bob.page.getByTestId('asset-register-form').locator('input[type=file]').setInputFiles(textFile('王五的设计.txt', `bob ${stamp}`));
     await expect(bob.page.getByTestId('asset-fingerprint')).toBeVisible();

@@ -129,7 +129,7 @@ test.describe('enterprise key, certificate and custody', () => {
 
     // The local check: the certificate chains to the platform root and is not revoked; the passphrase opens the key, which is the certificate's.
     await page.goto('/dashboard/company/certificate/detail');
-    await page.locator('input[type=file]').setInputFiles([
+    await page.locator('input[type=file]:not([data-testid=nav-search-file-input])').setInputFiles([
       { name: 'enterprise.pem', mimeType: 'application/x-pem-file', buffer: Buffer.from(certPem) },
       { name: 'enterprise-key.pem', mimeType: 'application/x-pem-file', buffer: Buffer.from(backupPem) },
     ]);
@@ -187,7 +187,7 @@ test.describe('enterprise key, certificate and custody', () => {
     await expect(page.getByTestId('certificate-status')).toHaveAttribute('data-status', 'revoked');
     // The platform's CRL now names the certificate, as the local check shows.
     await page.goto('/dashboard/company/certificate/detail');
-    await page.locator('input[type=file]').setInputFiles({ name: 'enterprise.pem', mimeType: 'application/x-pem-file', buffer: Buffer.from(certPem) });
+    await page.locator('input[type=file]:not([data-testid=nav-search-file-input])').setInputFiles({ name: 'enterprise.pem', mimeType: 'application/x-pem-file', buffer: Buffer.from(certPem) });
     await expect(page.getByTestId('local-revocation')).toHaveAttribute('data-revoked', 'true');
     await A.context.close();
   });
@@ -246,7 +246,7 @@ test.describe('key and certificate screens in three languages and three widths',
         await screenshot(p.page, `keys-certificate-detail-${locale}-${width}`);
         await noHorizontalOverflow(p.page);
         await p.page.goto('/dashboard/company/certificate/detail');
-        await p.page.locator('input[type=file]').setInputFiles({ name: 'enterprise.pem', mimeType: 'application/x-pem-file', buffer: Buffer.from(certificate.pem) });
+        await p.page.locator('input[type=file]:not([data-testid=nav-search-file-input])').setInputFiles({ name: 'enterprise.pem', mimeType: 'application/x-pem-file', buffer: Buffer.from(certificate.pem) });
         await expect(p.page.getByTestId('local-chain')).toHaveAttribute('data-ok', 'true');
         await screenshot(p.page, `keys-local-check-${locale}-${width}`);
         await noHorizontalOverflow(p.page);

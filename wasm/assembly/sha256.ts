@@ -2,7 +2,9 @@
 //
 // Two cores share this module:
 // - a single-stream core (init/update/final) for one large file, fed in chunks that the
-//   caller copies to INPUT_PTR; lengths are counted in 64 bits, so files past 4 GiB are fine;
+//   caller copies to INPUT_PTR; lengths are counted in 64 bits, so files past 4 GiB are fine.
+//   The SIMD build computes its message schedule in v128 (compress-simd.generated.ts), the
+//   build without SIMD in scalar locals (compress.generated.ts);
 // - a 4-lane multi-buffer core (compress4) that hashes four independent messages at once in
 //   SIMD lanes, for folders and source trees of many small files. It is compiled only into
 //   the SIMD build (see build.ts), and the caller pads each message itself.
@@ -11,7 +13,7 @@
 const STATE: usize = 0; //       8 × u32: the single-stream chaining value
 const DIGEST: usize = 32; //     32 bytes: big-endian digest written by final()
 const PARTIAL: usize = 64; //    64 bytes: bytes of an incomplete block carried between updates
-const W: usize = 128; //         64 × u32: message schedule scratch
+const W: usize = 128; //         64 × u32: W + K of the block being compressed (SIMD build)
 export const K: usize = 384; //         64 × u32: round constants
 export const STATE4: usize = 640; //    8 × v128: the four lanes' chaining values, lane j in bits 32j..32j+31
 export const K4: usize = 768; //        64 × v128: round constants splatted to four lanes (SIMD build)
@@ -20,6 +22,7 @@ export const DIGEST4: usize = 1792; //  4 × 32 bytes: lane digests written by d
 export const INPUT_PTR: usize = 16384;
 
 import { compressBlock } from './compress.generated';
+import { compressBlockSimd } from './compress-simd.generated';
 
 const ROUND_CONSTANTS: u32[] = [
   0x428a2f98, 0x71374491, 0xb5c0fbcf, 0xe9b5dba5, 0x3956c25b, 0x59f111f1, 0x923f82a4, 0xab1c5ed5,
@@ -53,7 +56,9 @@ export function reserve(bytes: i32): bool {
 
 // @ts-ignore: decorator
 @inline function compress(block: usize): void {
-  compressBlock(STATE, block);
+  // A compile-time constant: each build compiles only its own branch.
+  if (ASC_FEATURE_SIMD) compressBlockSimd(STATE, block);
+  else compressBlock(STATE, block);
 }
 
 export function init(): void {

@@ -30,9 +30,10 @@ export type HashOptions = {
    * digests a ReadableStream (none of the Chromium versions we test) and our WebAssembly otherwise.
    */
   engine?: FileEngine;
-  /** For benchmarks: chunk size and chunks in flight (defaults: §9's 10 MiB, 3). */
+  /** For benchmarks: chunk size, chunks in flight and Blob reads at once (defaults: §9's 10 MiB, 3, 2). */
   chunkBytes?: number;
   inFlight?: number;
+  readsAhead?: number;
 };
 
 /** hashFiles only: each file's own progress and result as soon as it is known (a batch screen shows a row per file). */
@@ -45,6 +46,8 @@ export type HashResult = { hash: string; identity: string; bytes: number; ms: nu
 
 /** Chunks in flight between reader and hasher: enough to overlap reading and hashing, bounded memory. */
 const IN_FLIGHT = 3;
+/** 0: the reader worker reads the File's byte stream into reused buffers; n: n Blob slice reads at once (see reader.worker.ts). */
+const READS_AHEAD = 0;
 /** Files up to this size are read whole, in a hashing worker; larger ones stream. */
 const SMALL_FILE_BYTES = 4 * 1024 * 1024;
 /** Progress is reported at least this often while work runs. */
@@ -162,7 +165,7 @@ export async function hashFile(file: File, options: HashOptions = {}): Promise<H
   signal?.addEventListener('abort', onAbort, { once: true });
   try {
     const result = await Promise.race([
-      api.hashFile(jobId, file, options.chunkBytes ?? HASH_CHUNK_BYTES, options.inFlight ?? IN_FLIGHT, proxy((done: number) => progress.set(done)), options.engine),
+      api.hashFile(jobId, file, options.chunkBytes ?? HASH_CHUNK_BYTES, options.inFlight ?? IN_FLIGHT, proxy((done: number) => progress.set(done)), options.engine, options.readsAhead ?? READS_AHEAD),
       new Promise<never>((_, reject) => signal?.addEventListener('abort', () => reject(abortError()), { once: true })),
     ]);
     progress.set(result.bytes);

@@ -30,11 +30,11 @@ export const api = {
     stream = await openStream(engine);
     bytes = 0;
   },
-  /** Takes ownership of the chunk (transferred) and returns its buffer for reuse. */
-  update(chunk: ArrayBuffer): ArrayBuffer {
+  /** Takes ownership of the chunk (transferred), hashes its first `length` bytes and returns the buffer for reuse. */
+  update(chunk: ArrayBuffer, length = chunk.byteLength): ArrayBuffer {
     if (!stream) throw new Error('hash worker: begin() first');
-    stream.update(new Uint8Array(chunk));
-    bytes += chunk.byteLength;
+    stream.update(new Uint8Array(chunk, 0, length));
+    bytes += length;
     return transfer(chunk, [chunk]);
   },
   finish(): { hex: string; bytes: number } {

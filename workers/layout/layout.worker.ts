@@ -1,7 +1,9 @@
 /// <reference lib="webworker" />
 import { expose, transfer, type ProxyOrClone } from 'comlink';
 import { createLayout, instantiateLayoutCore, type Layout, type LayoutGraph, type LayoutPhysics, type LayoutProgress } from '../../wasm/layout.ts';
+import { isSimdSupported } from '../../wasm/sha256.ts';
 import layoutUrl from '../../wasm/build/layout.wasm?url';
+import layoutScalarUrl from '../../wasm/build/layout-scalar.wasm?url';
 import { readCachedPositions, writeCachedPositions } from './position-cache.ts';
 
 /**
@@ -12,7 +14,8 @@ import { readCachedPositions, writeCachedPositions } from './position-cache.ts';
  */
 let saved: Promise<WebAssembly.Module> | null = null;
 function loadModule(): Promise<WebAssembly.Module> {
-  saved ??= WebAssembly.compileStreaming(fetch(layoutUrl));
+  // The SIMD build sums four interactions at a time; engines without SIMD get the same code scalar.
+  saved ??= WebAssembly.compileStreaming(fetch(isSimdSupported() ? layoutUrl : layoutScalarUrl));
   return saved;
 }
 

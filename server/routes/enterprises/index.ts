@@ -18,7 +18,7 @@ import { isUniqueViolation } from '../../db/database.ts';
 import { ApiError, fail } from '../../errors.ts';
 import { forbidden } from '../../plugins/enterprises.ts';
 import { hashPassword } from '../../services/passwords.ts';
-import { companyState, insertEnterprise, isLockedOut, uniqueInvitationCode, type LicenceInput } from '../../services/enterprises.ts';
+import { companyState, insertEnterprise, isLockedOut, recordMemberEvent, uniqueInvitationCode, type LicenceInput } from '../../services/enterprises.ts';
 import { findUserByPhone, pickIconColor, toUserDto, type UserRow } from '../../services/users.ts';
 import { ownsFile } from '../files/index.ts';
 import { body, envelope, text, userDto } from '../schemas.ts';
@@ -177,6 +177,7 @@ export default async function enterpriseRoutes(app: FastifyInstance) {
       if (existing && existing.status !== EMPLOYEE_STATUS.rejected) fail('enterprise_already_join', field);
       if (existing) await trx.updateTable('employees').set({ status: EMPLOYEE_STATUS.applied, role: ROLES.member, updated_at: now }).where('id', '=', existing.id).execute();
       else await trx.insertInto('employees').values({ enterprise_id: enterpriseId, user_id: user.id, role: ROLES.member, status: EMPLOYEE_STATUS.applied, created_at: now, updated_at: now }).execute();
+      await recordMemberEvent(trx, { enterpriseId, userId: user.id, actorUserId: user.id, kind: 'applied', at: now });
       await trx.updateTable('users').set({ current_enterprise_id: enterpriseId, updated_at: now }).where('id', '=', user.id).execute();
     });
     return { data: await stateOf(user.id) };
@@ -237,6 +238,7 @@ export default async function enterpriseRoutes(app: FastifyInstance) {
         if (existing?.status === EMPLOYEE_STATUS.frozen) fail('employee_locked', 'status');
         if (existing) await trx.updateTable('employees').set({ status: EMPLOYEE_STATUS.confirmed, role: invitation.role, updated_at: now }).where('id', '=', existing.id).execute();
         else await trx.insertInto('employees').values({ enterprise_id: invitation.enterprise_id, user_id: user.id, role: invitation.role, status: EMPLOYEE_STATUS.confirmed, created_at: now, updated_at: now }).execute();
+        await recordMemberEvent(trx, { enterpriseId: invitation.enterprise_id, userId: user.id, actorUserId: invitation.inviter_id, kind: 'joined', role: invitation.role, at: now });
         await trx.updateTable('users').set({ current_enterprise_id: invitation.enterprise_id, updated_at: now }).where('id', '=', user.id).execute();
       });
       return { data: await stateOf(user.id) };
@@ -315,6 +317,8 @@ export default async function enterpriseRoutes(app: FastifyInstance) {
       if (!isAllowed) fail('invalid_param', 'status');
       await db.transaction().execute(async (trx) => {
         await trx.updateTable('employees').set({ status: next, updated_at: Date.now() }).where('id', '=', target.id).execute();
+        const kind = target.status === EMPLOYEE_STATUS.applied ? (next === EMPLOYEE_STATUS.confirmed ? 'approved' : 'rejected') : next === EMPLOYEE_STATUS.frozen ? 'frozen' : 'unfrozen';
+        await recordMemberEvent(trx, { enterpriseId: ctx.enterprise.id, userId: target.user_id, actorUserId: ctx.user.id, kind, role: target.role });
         // §6: a frozen employee cannot log in; with no usable membership left, their sessions end now.
         if (next === EMPLOYEE_STATUS.frozen && (await isLockedOut(trx, target.user_id))) await trx.deleteFrom('sessions').where('user_id', '=', target.user_id).execute();
       });
@@ -335,7 +339,12 @@ export default async function enterpriseRoutes(app: FastifyInstance) {
       const ctx = await app.requireMember(request, 'admin');
       const target = await targetEmployee(ctx, request.params.id);
       if (request.body.role === ROLES.superAdmin && ctx.employee.role !== ROLES.superAdmin) forbidden();
-      await db.updateTable('employees').set({ role: request.body.role, updated_at: Date.now() }).where('id', '=', target.id).execute();
+      if (request.body.role !== target.role) {
+        await db.transaction().execute(async (trx) => {
+          await trx.updateTable('employees').set({ role: request.body.role, updated_at: Date.now() }).where('id', '=', target.id).execute();
+          await recordMemberEvent(trx, { enterpriseId: ctx.enterprise.id, userId: target.user_id, actorUserId: ctx.user.id, kind: 'role_changed', role: request.body.role });
+        });
+      }
       return { data: { employee_id: target.id, role: request.body.role } };
     },
   );
@@ -375,6 +384,7 @@ export default async function enterpriseRoutes(app: FastifyInstance) {
     if (plan.outcome === 'invited') {
       if (!plan.hasPending) {
         await trx.insertInto('invitations').values({ enterprise_id: ctx.enterprise.id, user_id: plan.userId, inviter_id: ctx.user.id, role: plan.role, status: INVITATION_STATUS.pending, created_at: now, updated_at: now }).execute();
+        await recordMemberEvent(trx, { enterpriseId: ctx.enterprise.id, userId: plan.userId, actorUserId: ctx.user.id, kind: 'invited', role: plan.role, at: now });
       }
       return { phone: plan.phone, outcome: 'invited' };
     }
@@ -389,6 +399,7 @@ export default async function enterpriseRoutes(app: FastifyInstance) {
         .values({ enterprise_id: ctx.enterprise.id, user_id: user.id, role: plan.role, status: EMPLOYEE_STATUS.confirmed, created_at: now, updated_at: now })
         .returning('id')
         .executeTakeFirstOrThrow();
+      await recordMemberEvent(trx, { enterpriseId: ctx.enterprise.id, userId: user.id, actorUserId: ctx.user.id, kind: 'added', role: plan.role, at: now });
       return { phone: plan.phone, outcome: 'added', employee_id: employee.id };
     } catch (error) {
       if (isUniqueViolation(error)) fail('user_already_exist', 'phone');

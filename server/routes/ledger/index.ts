@@ -7,6 +7,7 @@ import { DNA_PATTERN } from '../../../core/ledger/record.ts';
 import { normalizeDigest } from '../../../core/ledger/package.ts';
 import { isProofGenerated } from '../../proofs/jobs.ts';
 import { body } from '../schemas.ts';
+import { classifySearchInput, SEARCH_KEYWORD_MAX } from '../../../core/search.ts';
 
 const dnaParam = { type: 'object', properties: { dna: { type: 'string', maxLength: 64 } }, required: ['dna'] } as const;
 
@@ -128,9 +129,13 @@ export default async function ledgerRoutes(app: FastifyInstance) {
 
   app.get<{ Querystring: { keyword: string } }>(
     '/api/v1/search/dip-data',
-    { schema: { querystring: { type: 'object', properties: { keyword: { type: 'string', maxLength: 100 } }, required: ['keyword'] } } },
+    { schema: { querystring: { type: 'object', properties: { keyword: { type: 'string', maxLength: SEARCH_KEYWORD_MAX } }, required: ['keyword'] } } },
     async (request) => {
-      const keyword = request.query.keyword.trim();
+      // The browser checks the same rule before asking; a keyword that is neither a DNA nor a fingerprint is a client error.
+      const input = classifySearchInput(request.query.keyword);
+      if (input.kind === 'empty') fail('required', 'keyword');
+      if (input.kind === 'invalid') fail('invalid_param', 'keyword');
+      const keyword = input.keyword;
       const none = { data: { entity_type: 0, dip_id: null, project_id: null } };
       const member = request.session ? await findForMember(request, keyword) : null;
       if (member) return { data: member };

@@ -313,13 +313,26 @@ export default async function vaultRoutes(app: FastifyInstance) {
     };
   }
 
-  app.get<{ Params: { projectId: number }; Querystring: { page?: number; page_size?: number } }>(
+  /**
+   * A project's files, newest first. With `dip_id` (a search result, §2 named route project
+   * (projectId, dip_id)) and no `page`, the page that holds that file is answered.
+   */
+  app.get<{ Params: { projectId: number }; Querystring: { page?: number; page_size?: number; dip_id?: string } }>(
     '/api/v1/vault/projects/:projectId/files',
-    { schema: { params: idParam('projectId'), querystring: { type: 'object', properties: paging } } },
+    { schema: { params: idParam('projectId'), querystring: { type: 'object', properties: { ...paging, dip_id: text(40) } } } },
     async (request) => {
       const v = await requireVault(request);
       const project = await projectOr404(v, request.params.projectId);
-      const { page, size, offset } = pageOf(request.query, config.tablePageSize);
+      let { page, size, offset } = pageOf(request.query, config.tablePageSize);
+      const dip = request.query.dip_id?.trim();
+      if (dip && request.query.page === undefined) {
+        const target = await db.selectFrom('vault_files').select('id').where('project_id', '=', project.id).where('dna', '=', dip).executeTakeFirst();
+        if (target) {
+          const newer = await db.selectFrom('vault_files').select((eb) => eb.fn.countAll<number>().as('n')).where('project_id', '=', project.id).where('id', '>', target.id).executeTakeFirstOrThrow();
+          page = Math.floor(Number(newer.n) / size) + 1;
+          offset = (page - 1) * size;
+        }
+      }
       const total = await db.selectFrom('vault_files').select((eb) => eb.fn.countAll<number>().as('n')).where('project_id', '=', project.id).executeTakeFirstOrThrow();
       const rows = await fileQuery().where('f.project_id', '=', project.id).orderBy('f.id', 'desc').limit(size).offset(offset).execute();
       const data: Paged<VaultFileDto> = { items: rows.map(fileDto), page, page_size: size, total: Number(total.n) };

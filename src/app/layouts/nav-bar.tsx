@@ -11,8 +11,10 @@ import { useConfig } from '@/config/config-atom.ts';
 import { currentUserAtom } from '@/features/auth/user-atom.ts';
 import { logoTarget } from '@/features/enterprise/after-login.ts';
 import { companyAtom } from '@/features/enterprise/company-atom.ts';
+import { NavSearch } from '@/features/search/nav-search.tsx';
 import { useDefaultPagePath } from '../guards.tsx';
 import { LocaleSwitch } from '../locale-switch.tsx';
+import { useCanSearch } from '../use-can-search.ts';
 import { useLogout } from '../use-logout.tsx';
 import { CompanyMenu } from './company-menu.tsx';
 import classes from './nav-bar.module.css';
@@ -140,6 +142,7 @@ export function NavBar() {
   const onLogout = useLogout();
   const [isDrawerOpen, drawer] = useDisclosure(false);
   const isMiddleWidth = useMediaQuery('(max-width: 1199px)') ?? false;
+  const canSearch = useCanSearch();
 
   return (
     <header className={classes.header}>
@@ -152,6 +155,12 @@ export function NavBar() {
             ))}
           </nav>
         </Group>
+        {canSearch && (
+          <div className={classes.search}>
+            {/* Beside the links only from 1200 px in every language; below, an icon opens a full-width search. */}
+            <NavSearch isCompact={isMiddleWidth} />
+          </div>
+        )}
         <div className={classes.actions}>
           <LocaleSwitch testId="nav-locale" isCompact={isMiddleWidth} />
           {user ? (

@@ -80,6 +80,10 @@ export function AssetDetailPage({ dna }: { dna: string }) {
             <Text c="dimmed" size="sm">
               <Trans>This asset does not exist, or you may not see it.</Trans>
             </Text>
+            {/* A DNA that is not an asset of this company (a certificate, a receipt, another company's file) may still be a public ledger entry. */}
+            <Anchor component={Link} href={`/explorer/entries/${encodeURIComponent(dna)}`} size="sm" data-testid="asset-missing-explorer">
+              <Trans>Look this DNA up in the block explorer</Trans>
+            </Anchor>
           </Stack>
         </Paper>
       </Stack>

@@ -22,7 +22,8 @@ export const fetchProject = (projectId: number, signal?: AbortSignal) => api.get
 export const createProject = (input: { name: string; description: string }) => api.post<VaultProjectDto>('/v1/vault/projects', input);
 export const updateProject = (projectId: number, input: { name: string; description: string }) => api.put<VaultProjectDto>(`/v1/vault/projects/${projectId}`, input);
 
-export const fetchFiles = (projectId: number, query: { page: number; page_size: number }, signal?: AbortSignal) =>
+/** A project's files; with `dip_id` and no `page`, the page holding that file (a search result). */
+export const fetchFiles = (projectId: number, query: { page?: number; page_size: number; dip_id?: string }, signal?: AbortSignal) =>
   api.get<Paged<VaultFileDto>>(`/v1/vault/projects/${projectId}/files`, { query, signal });
 export const registerFile = (projectId: number, input: { name: string; file_hash: string; size: number }) => api.post<VaultFileDto>(`/v1/vault/projects/${projectId}/files`, input);
 

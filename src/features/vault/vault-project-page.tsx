@@ -1,10 +1,10 @@
-import { useCallback, useEffect, useState } from 'react';
-import { Alert, Anchor, Button, Card, FileInput, Group, Paper, SimpleGrid, Stack, Text, TextInput, Title } from '@mantine/core';
+import { useCallback, useEffect, useRef, useState } from 'react';
+import { Alert, Anchor, Badge, Button, Card, FileInput, Group, Paper, SimpleGrid, Stack, Text, TextInput, Title } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { notifications } from '@mantine/notifications';
 import { IconDownload, IconEdit, IconFileUpload, IconHistory } from '@tabler/icons-react';
 import { Trans, useLingui } from '@lingui/react/macro';
-import { Link } from 'wouter';
+import { Link, useSearch } from 'wouter';
 import { applyServerErrors } from '@/api/apply-server-errors.ts';
 import { isApiError } from '@/api/client.ts';
 import { describeError } from '@/api/error-messages.ts';
@@ -24,14 +24,33 @@ import { VaultShell } from './vault-shell.tsx';
 import { ProjectFormModal } from './project-form-modal.tsx';
 import type { Paged } from '../../../core/api-types.ts';
 
-function FileCard({ file, onDownload }: { file: VaultFileDto; onDownload: (file: VaultFileDto) => Promise<void> }) {
+function FileCard({ file, onDownload, isLocated = false }: { file: VaultFileDto; onDownload: (file: VaultFileDto) => Promise<void>; isLocated?: boolean }) {
   const { t, i18n } = useLingui();
   const [isBusy, setIsBusy] = useState(false);
+  const card = useRef<HTMLDivElement>(null);
+  // A search led here (project route with dip_id): bring the file into view once.
+  useEffect(() => {
+    if (isLocated) card.current?.scrollIntoView({ block: 'center', behavior: 'smooth' });
+  }, [isLocated]);
   const registered = i18n.date(new Date(file.registered_at), { dateStyle: 'medium', timeStyle: 'medium' });
   const size = formatBytes(file.size);
   const height = file.block_height;
   return (
-    <Card withBorder radius="md" padding="md" data-testid={`file-${file.name}`}>
+    <Card
+      ref={card}
+      withBorder
+      radius="md"
+      padding="md"
+      data-testid={`file-${file.name}`}
+      data-located={isLocated || undefined}
+      aria-current={isLocated || undefined}
+      style={isLocated ? { borderColor: 'var(--mantine-color-brand-5)', boxShadow: '0 0 0 2px var(--mantine-color-brand-1)' } : undefined}
+    >
+      {isLocated && (
+        <Badge variant="light" color="brand" tt="none" mb={8} data-testid="located-badge">
+          {t`Search result`}
+        </Badge>
+      )}
       <Stack gap={8}>
         <Group justify="space-between" gap="xs" wrap="nowrap" align="flex-start">
           <Text fw={600} style={{ overflowWrap: 'anywhere', minWidth: 0 }}>
@@ -187,7 +206,9 @@ export function VaultProjectPage({ projectId }: { projectId: string }) {
   const [project, setProject] = useState<VaultProjectDto | null>(null);
   const [isMissing, setIsMissing] = useState(false);
   const [files, setFiles] = useState<Paged<VaultFileDto> | null>(null);
-  const [page, setPage] = useState(1);
+  // §2 named route project (projectId, dip_id): the file a search found, located on its page.
+  const locatedDip = new URLSearchParams(useSearch()).get('dip_id');
+  const [page, setPage] = useState<number | null>(locatedDip ? null : 1);
   const [isEditing, setIsEditing] = useState(false);
   const isOpen = Boolean(gate.authorization);
   const { onError } = gate;
@@ -211,12 +232,15 @@ export function VaultProjectPage({ projectId }: { projectId: string }) {
 
   const loadFiles = useCallback(
     (signal?: AbortSignal) =>
-      fetchFiles(id, { page, page_size: config.tablePageSize }, signal)
-        .then(setFiles)
+      fetchFiles(id, page === null ? { page_size: config.tablePageSize, dip_id: locatedDip ?? undefined } : { page, page_size: config.tablePageSize }, signal)
+        .then((result) => {
+          setFiles(result);
+          if (page === null) setPage(result.page);
+        })
         .catch((error: unknown) => {
           if ((error as Error)?.name !== 'AbortError') onError(error);
         }),
-    [id, page, config.tablePageSize, onError],
+    [id, page, locatedDip, config.tablePageSize, onError],
   );
 
   useEffect(() => {
@@ -288,9 +312,9 @@ export function VaultProjectPage({ projectId }: { projectId: string }) {
               </Text>
             )}
             <Stack gap="sm" data-testid="file-list">
-              {files?.items.map((file) => <FileCard key={file.file_id} file={file} onDownload={onDownload} />)}
+              {files?.items.map((file) => <FileCard key={file.file_id} file={file} onDownload={onDownload} isLocated={file.dip_id === locatedDip} />)}
             </Stack>
-            <ListPager data={files} page={page} onChange={setPage} />
+            <ListPager data={files} page={page ?? 1} onChange={setPage} />
           </Stack>
           <ProjectFormModal
             opened={isEditing}
