@@ -3,81 +3,37 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { expect as baseExpect, test, type Locator, type Page } from '@playwright/test';
+import { MIB, bodyOf, headerOf, identityOfGenerated } from './generated-file.ts';
 import { createEnterprise, field, giveCredits, joinCompany, ok, operatorApi, person, screenshot, tr, type Locale, type Person } from './support.ts';
 
 // Every navigation loads the app again (configuration, catalogs, user, company); on a busy
 // machine that alone can take several seconds, so assertions wait longer than the default.
 const expect = baseExpect.configure({ timeout: 20_000 });
 
-const MIB = 1024 * 1024;
 /** The Done-when file: 200 MiB made in the page (E2E_ASSET_MIB makes a smaller one for quick local runs). */
 const FILE_MIB = Number(process.env.E2E_ASSET_MIB ?? 200);
 const PRICE = 200;
+/** The header tag of this spec's generated files. */
+const TAG = 'PVN-AST-';
 
 /**
- * The generated file: `mib` parts of 1 MiB, each a 16-byte header (tag, index, seed) and the
- * same pseudo-random body; the page builds it as a File of parts, Node hashes the same
- * sequence independently (so the browser's fingerprint is checked, not trusted).
+ * Puts the generated file into a file input, as if the user had chosen it: the page builds the
+ * File from the 1 MiB body and the part headers that Node made (generated-file.ts).
  */
-function bodyOf(seed: number): Uint8Array {
-  const body = new Uint8Array(MIB - 16);
-  let x = seed >>> 0 || 1;
-  for (let i = 0; i + 4 <= body.length; i += 4) {
-    x ^= x << 13;
-    x ^= x >>> 17;
-    x ^= x << 5;
-    x >>>= 0;
-    body[i] = x & 255;
-    body[i + 1] = (x >>> 8) & 255;
-    body[i + 2] = (x >>> 16) & 255;
-    body[i + 3] = (x >>> 24) & 255;
-  }
-  return body;
-}
-function headerOf(index: number, seed: number): Uint8Array {
-  const h = new Uint8Array(16);
-  h.set(new TextEncoder().encode('PVN-AST-'));
-  new DataView(h.buffer).setUint32(8, index);
-  new DataView(h.buffer).setUint32(12, seed);
-  return h;
-}
-function identityOfGenerated(mib: number, seed: number, ext: string): string {
-  const hash = createHash('sha256');
-  const body = bodyOf(seed);
-  for (let i = 0; i < mib; i++) hash.update(headerOf(i, seed)).update(body);
-  return `0x${hash.digest('hex')}${ext}`;
-}
-
-/** Puts the generated file into a file input, as if the user had chosen it. */
 async function chooseGenerated(input: Locator, name: string, mib: number, seed: number): Promise<void> {
+  const body = Buffer.from(bodyOf(seed)).toString('base64');
+  const headers = Array.from({ length: mib }, (_, i) => Buffer.from(headerOf(TAG, i, seed)).toString('base64'));
   await input.evaluate(
-    (el: HTMLInputElement, { name, mib, seed, size }) => {
-      const body = new Uint8Array(size - 16);
-      let x = seed >>> 0 || 1;
-      for (let i = 0; i + 4 <= body.length; i += 4) {
-        x ^= x << 13;
-        x ^= x >>> 17;
-        x ^= x << 5;
-        x >>>= 0;
-        body[i] = x & 255;
-        body[i + 1] = (x >>> 8) & 255;
-        body[i + 2] = (x >>> 16) & 255;
-        body[i + 3] = (x >>> 24) & 255;
-      }
-      const parts: Uint8Array[] = [];
-      for (let index = 0; index < mib; index++) {
-        const h = new Uint8Array(16);
-        h.set(new TextEncoder().encode('PVN-AST-'));
-        new DataView(h.buffer).setUint32(8, index);
-        new DataView(h.buffer).setUint32(12, seed);
-        parts.push(h, body);
-      }
+    (el: HTMLInputElement, { name, body, headers }) => {
+      const bytes = (b64: string) => Uint8Array.from(atob(b64), (c) => c.charCodeAt(0));
+      const part = bytes(body);
+      const parts = headers.flatMap((h) => [bytes(h), part]);
       const transfer = new DataTransfer();
       transfer.items.add(new File(parts as BlobPart[], name, { type: 'application/octet-stream' }));
       el.files = transfer.files;
       el.dispatchEvent(new Event('change', { bubbles: true }));
     },
-    { name, mib, seed, size: MIB },
+    { name, body, headers },
   );
 }
 
@@ -150,7 +106,7 @@ test.describe('digital assets', () => {
 
     // The generated file: hashed in a worker; only its fingerprint and size are sent.
     const seed = 20260601;
-    const identity = identityOfGenerated(FILE_MIB, seed, '.bin');
+    const identity = identityOfGenerated(TAG, FILE_MIB, seed, '.bin');
     const sent: string[] = [];
     page.on('request', (r) => {
       if (new URL(r.url()).pathname === '/api/v1/assets' && r.method() === 'POST') sent.push(r.postData() ?? '');
@@ -370,7 +326,7 @@ test.describe('digital assets', () => {
     const page = owner.page;
     await page.goto('/dashboard/asset_upload');
     await chooseGenerated(registerFormInput(page), '設計図.bin', 8, 77);
-    await expect(page.getByTestId('asset-fingerprint')).toHaveAttribute('data-identity', identityOfGenerated(8, 77, '.bin'), { timeout: 60_000 });
+    await expect(page.getByTestId('asset-fingerprint')).toHaveAttribute('data-identity', identityOfGenerated(TAG, 8, 77, '.bin'), { timeout: 60_000 });
     await pick(page, J('Type'), J('Industrial design'));
     await expectNoOverflow(page);
     await page.getByTestId('asset-register-submit').click();

@@ -3,13 +3,13 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { expect, test, devices, type Page } from '@playwright/test';
+import { MIB, identityOfGenerated, writeGenerated } from './generated-file.ts';
 import { createEnterprise, field, latestCode, ok, person, randomPhone, screenshot, tr, useLocale, type Locale, type Person } from './support.ts';
 
 /** Size of the generated file: 1 GiB by default (E2E_DISCLOSURE_MIB for a quicker local run). */
 const FILE_MIB = Number(process.env.E2E_DISCLOSURE_MIB ?? 1024);
 const SENDER_CODE = 19;
 const RECEIVER_CODE = 8;
-const MIB = 1024 * 1024;
 
 
 async function joinAsAdmin(member: Person, owner: Person, invitationCode: string): Promise<void> {
@@ -18,58 +18,6 @@ async function joinAsAdmin(member: Person, owner: Person, invitationCode: string
   const employee = list.items.find((e: { phone: string }) => e.phone === member.phone);
   await ok(owner.page.request.put('/api/v1/enterprises/employees', { data: { employee_id: employee.employee_id, status: 1 } }), 'approve');
   await ok(owner.page.request.put(`/api/v2/users/members/${employee.employee_id}`, { data: { role: 2 } }), 'role');
-}
-
-/**
- * The generated file: `mib` parts of 1 MiB, each a 16-byte header (tag, index, seed) and the
- * same pseudo-random body. The page builds it as a Blob of parts (the renderer holds 1 MiB);
- * Node hashes the same sequence independently.
- */
-function bodyOf(seed: number): Uint8Array {
-  const body = new Uint8Array(MIB - 16);
-  let x = seed >>> 0 || 1;
-  for (let i = 0; i + 4 <= body.length; i += 4) {
-    x ^= x << 13;
-    x ^= x >>> 17;
-    x ^= x << 5;
-    x >>>= 0;
-    body[i] = x & 255;
-    body[i + 1] = (x >>> 8) & 255;
-    body[i + 2] = (x >>> 16) & 255;
-    body[i + 3] = (x >>> 24) & 255;
-  }
-  return body;
-}
-function headerOf(index: number, seed: number): Uint8Array {
-  const h = new Uint8Array(16);
-  h.set(new TextEncoder().encode('PVN-E2E-'));
-  new DataView(h.buffer).setUint32(8, index);
-  new DataView(h.buffer).setUint32(12, seed);
-  return h;
-}
-function identityOfGenerated(mib: number, seed: number): string {
-  const hash = createHash('sha256');
-  const body = bodyOf(seed);
-  for (let i = 0; i < mib; i++) hash.update(headerOf(i, seed)).update(body);
-  return `0x${hash.digest('hex')}.bin`;
-}
-
-/**
- * The generated file, written once to disk from the same sequence (a page would hold it in
- * Chromium's blob store, which refused a second 1 GiB File after a reload); the page picks it
- * like a user does, so the browser reads it from disk in slices.
- */
-function writeGenerated(file: string, mib: number, seed: number): void {
-  const fd = fs.openSync(file, 'w');
-  const body = bodyOf(seed);
-  try {
-    for (let i = 0; i < mib; i++) {
-      fs.writeSync(fd, headerOf(i, seed));
-      fs.writeSync(fd, body);
-    }
-  } finally {
-    fs.closeSync(fd);
-  }
 }
 
 async function chooseFile(page: Page, file: string): Promise<void> {
@@ -105,10 +53,10 @@ test.describe('file disclosure', () => {
     const owner = await person(browser, 'en', '张三');
     const company = await createEnterprise(owner, '披露 E2E');
     const seed = 20261122;
-    const identity = identityOfGenerated(FILE_MIB, seed);
+    const identity = identityOfGenerated('PVN-E2E-', FILE_MIB, seed, '.bin');
     const generated = path.join(generatedDir, 'design-archive.bin');
     fs.mkdirSync(path.dirname(generated), { recursive: true });
-    writeGenerated(generated, FILE_MIB, seed);
+    writeGenerated(generated, 'PVN-E2E-', FILE_MIB, seed);
     test.info().attach('generated', { body: `${FILE_MIB} MiB at ${generated}` }).catch(() => undefined);
     await ok(owner.page.request.post('/api/v1/ledger/entries', { data: { file_hash: identity, enterprise_name: company.name } }), 'register');
 
@@ -239,7 +187,7 @@ test.describe('file disclosure screens', () => {
     const company = await createEnterprise(owner, '披露 E2E');
     const page = owner.page;
     const file = path.join(os.tmpdir(), `provena-e2e-disclosure-small-${process.pid}.pdf`);
-    writeGenerated(file, 2, 7);
+    writeGenerated(file, 'PVN-E2E-', 2, 7);
     const identity = `0x${await sha256OfFile(file)}.pdf`;
     await ok(page.request.post('/api/v1/ledger/entries', { data: { file_hash: identity, enterprise_name: company.name } }), 'register');
     await page.goto('/dashboard/disclosures');
