@@ -2,7 +2,7 @@
 import { expose } from 'comlink';
 import { createCsrPem, type CsrSubject } from '../../core/crypto/csr.ts';
 import { signDigest, verifyDigest } from '../../core/crypto/digest-signature.ts';
-import { readCrl, summarizeCertificate, verifyChain, type ChainCheck } from '../../core/crypto/enterprise-cert.ts';
+import { readCrl, summarizeCertificate, verifyChain, type CertificateSummary, type ChainCheck } from '../../core/crypto/enterprise-cert.ts';
 import {
   exportEncryptedPkcs8Pem,
   exportPublicKeyPem,
@@ -39,20 +39,12 @@ async function openKey(encryptedPem: string, passphrase: string): Promise<Crypto
   }
 }
 
-export type LocalCertificate = {
+/** A certificate file as the local check shows it: the summary's plain fields and the verdicts. */
+export type LocalCertificate = Pick<CertificateSummary, 'serialNumber' | 'subjectText' | 'issuerText' | 'notBefore' | 'notAfter' | 'fingerprint' | 'keyUsage' | 'isCa' | 'publicKey'> & {
   kind: 'certificate';
   source: string;
   pem: string;
-  serialNumber: string;
   subject: Array<{ type: string; value: string }>;
-  subjectText: string;
-  issuerText: string;
-  notBefore: number;
-  notAfter: number;
-  fingerprint: string;
-  keyUsage: string[];
-  isCa: boolean;
-  publicKey: string;
   validity: 'valid' | 'expired' | 'not_yet_valid';
   isPlatformRoot: boolean;
   chain: { isOk: true; rootFingerprint: string; length: number } | { isOk: false; reason: Extract<ChainCheck, { isOk: false }>['reason']; detail: string };
