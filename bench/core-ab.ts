@@ -21,10 +21,10 @@ import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { createSHA256 } from 'hash-wasm';
 import { chromium } from 'playwright-core';
 import { build } from 'vite';
-import { instantiateSha256, type WasmFlavour } from '../wasm/sha256.ts';
+import type { WasmFlavour } from '../wasm/sha256.ts';
+import { coreRuns } from './core-ab/runs.ts';
 import { fileParts, makeChunk } from './data.ts';
 
 const root = path.dirname(path.dirname(fileURLToPath(import.meta.url)));
@@ -62,7 +62,6 @@ for (const part of fileParts(chunk, size)) {
   at += part.length;
 }
 const expected = createHash('sha256').update(data).digest('hex');
-const PIECE = 10 * MiB;
 
 type Stats = { engine: string; medianMBps: number; bestMBps: number; vsHashWasm: number; runs: number[] };
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[xs.length >> 1]!;
@@ -76,22 +75,7 @@ function print(title: string, stats: Stats[]) {
 }
 
 async function nodeAb() {
-  const runs: Record<string, () => string> = {};
-  for (const e of engines) {
-    const sha = await instantiateSha256(await WebAssembly.compile(e.bytes), e.flavour);
-    const s = sha.stream();
-    runs[e.name] = () => {
-      s.init();
-      for (let o = 0; o < size; o += PIECE) s.update(data.subarray(o, o + PIECE));
-      return s.digestHex();
-    };
-  }
-  const hw = await createSHA256();
-  runs['hash-wasm'] = () => {
-    hw.init();
-    for (let o = 0; o < size; o += PIECE) hw.update(data.subarray(o, o + PIECE));
-    return hw.digest('hex');
-  };
+  const runs = await coreRuns(await Promise.all(engines.map(async (e) => ({ name: e.name, flavour: e.flavour, module: await WebAssembly.compile(e.bytes) }))), data);
   const names = Object.keys(runs);
   // Untimed warm-up: V8 tiers every engine up to optimised code first.
   for (const name of names) for (let i = 0; i < 3; i++) if (runs[name]!() !== expected) throw new Error(`wrong digest: ${name}`);
