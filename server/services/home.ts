@@ -157,6 +157,19 @@ function olderThan(atColumn: string, idColumn: string, b: Bound): RawBuilder<Sql
 type FeedRow = { at: number; id: number; event: HomeEventDto };
 type FeedSource = (db: Db, v: HomeViewer, bound: Bound | null, limit: number) => Promise<FeedRow[]>;
 
+/**
+ * What every feed item has: its place in the feed (time, row id) and the event's head (source,
+ * id, time, who acted). `actor` null: nobody of the enterprise acted (a receiver, the system).
+ */
+function feedItem<S extends HomeEventDto['source']>(source: S, id: unknown, at: unknown, actor: { id: number; name: string } | null, v: HomeViewer) {
+  const when = Number(at);
+  return {
+    at: when,
+    id: Number(id),
+    head: { source, event_id: `${source}:${id}`, at: when, actor_user_id: actor?.id ?? null, actor_name: actor?.name ?? '', is_mine: actor !== null && actor.id === v.userId },
+  };
+}
+
 const parseDetail = (text: string): Record<string, unknown> => {
   try {
     const value: unknown = JSON.parse(text);
@@ -185,17 +198,12 @@ const vaultSource: FeedSource = async (db, v, bound, limit) => {
   return rows.map((r) => {
     const d = parseDetail(r.detail);
     const isFile = r.action === 'file_registered' || r.action === 'proof_downloaded';
+    const { head, ...item } = feedItem('vault', r.id, r.created_at, { id: Number(r.user_id), name: displayName(r.real_name, r.user_name) }, v);
     return {
-      at: Number(r.created_at),
-      id: Number(r.id),
+      ...item,
       event: {
-        source: 'vault',
-        event_id: `vault:${r.id}`,
-        at: Number(r.created_at),
+        ...head,
         kind: r.action as VaultAction,
-        actor_user_id: Number(r.user_id),
-        actor_name: displayName(r.real_name, r.user_name),
-        is_mine: Number(r.user_id) === v.userId,
         project_id: r.project_id === null ? null : Number(r.project_id),
         project_name: v.isVaultOpen ? (r.project_name ?? str(d, 'name')) : null,
         file_name: v.isVaultOpen && isFile ? str(d, 'name') : null,
@@ -218,18 +226,13 @@ const memberSource: FeedSource = async (db, v, bound, limit) => {
   if (bound) q = q.where(olderThan('m.created_at', 'm.id', bound));
   const rows = await q.orderBy('m.created_at', 'desc').orderBy('m.id', 'desc').limit(limit).execute();
   return rows.map((r) => {
-    const actorId = r.actor_user_id === null ? null : Number(r.actor_user_id);
+    const actor = r.actor_user_id === null ? null : { id: Number(r.actor_user_id), name: displayName(r.actor_real_name, r.actor_name) };
+    const { head, ...item } = feedItem('member', r.id, r.created_at, actor, v);
     return {
-      at: Number(r.created_at),
-      id: Number(r.id),
+      ...item,
       event: {
-        source: 'member',
-        event_id: `member:${r.id}`,
-        at: Number(r.created_at),
+        ...head,
         kind: r.kind as MemberEventKind,
-        actor_user_id: actorId,
-        actor_name: actorId === null ? '' : displayName(r.actor_real_name, r.actor_name),
-        is_mine: actorId === v.userId,
         member_user_id: Number(r.user_id),
         member_name: displayName(r.subject_real_name, r.subject_name),
         role: r.role === null ? null : Number(r.role),
@@ -252,19 +255,13 @@ const disclosureSource: FeedSource = async (db, v, bound, limit) => {
   const rows = await q.orderBy('e.at', 'desc').orderBy('e.id', 'desc').limit(limit).execute();
   return rows.map((r) => {
     // Only sending is known to be the sender's act; a revocation may be an administrator's.
-    const isSender = r.kind === 'sent';
-    const senderId = Number(r.sender_user_id);
+    const sender = r.kind === 'sent' ? { id: Number(r.sender_user_id), name: displayName(r.real_name, r.sender_name) } : null;
+    const { head, ...item } = feedItem('disclosure', r.id, r.at, sender, v);
     return {
-      at: Number(r.at),
-      id: Number(r.id),
+      ...item,
       event: {
-        source: 'disclosure',
-        event_id: `disclosure:${r.id}`,
-        at: Number(r.at),
+        ...head,
         kind: r.kind as DisclosureEvent,
-        actor_user_id: isSender ? senderId : null,
-        actor_name: isSender ? displayName(r.real_name, r.sender_name) : '',
-        is_mine: isSender && senderId === v.userId,
         disclosure_id: r.disclosure_id,
         file_name: r.name,
         receiver_phone: maskPhone(r.received_phone),
@@ -291,21 +288,10 @@ const ledgerSource: FeedSource = async (db, v, bound, limit) => {
   if (!v.seesAll) q = q.where('e.registrant_user_id', '=', v.userId);
   if (bound) q = q.where(olderThan('e.registered_at', 'e.id', bound));
   const rows = await q.orderBy('e.registered_at', 'desc').orderBy('e.id', 'desc').limit(limit).execute();
-  return rows.map((r) => ({
-    at: Number(r.registered_at),
-    id: Number(r.id),
-    event: {
-      source: 'ledger',
-      event_id: `ledger:${r.id}`,
-      at: Number(r.registered_at),
-      kind: 'registered',
-      actor_user_id: Number(r.user_id),
-      actor_name: displayName(r.real_name, r.name),
-      is_mine: Number(r.user_id) === v.userId,
-      dip_id: r.dna,
-      entry_kind: r.kind,
-    },
-  }));
+  return rows.map((r) => {
+    const { head, ...item } = feedItem('ledger', r.id, r.registered_at, { id: Number(r.user_id), name: displayName(r.real_name, r.name) }, v);
+    return { ...item, event: { ...head, kind: 'registered', dip_id: r.dna, entry_kind: r.kind } };
+  });
 };
 
 /** Digital assets registered: the whole enterprise's for roles 1–3, a plain member's own otherwise. */
@@ -318,23 +304,20 @@ const assetSource: FeedSource = async (db, v, bound, limit) => {
   if (!v.seesAll) q = q.where('a.user_id', '=', v.userId);
   if (bound) q = q.where(olderThan('a.created_at', 'a.id', bound));
   const rows = await q.orderBy('a.created_at', 'desc').orderBy('a.id', 'desc').limit(limit).execute();
-  return rows.map((r) => ({
-    at: Number(r.created_at),
-    id: Number(r.id),
-    event: {
-      source: 'asset',
-      event_id: `asset:${r.id}`,
-      at: Number(r.created_at),
-      kind: 'registered',
-      actor_user_id: Number(r.user_id),
-      actor_name: displayName(r.real_name, r.user_name),
-      is_mine: Number(r.user_id) === v.userId,
-      dip_id: r.dna,
-      asset_name: r.name,
-      asset_type: Number(r.type),
-      credits: Number(r.credits),
-    },
-  }));
+  return rows.map((r) => {
+    const { head, ...item } = feedItem('asset', r.id, r.created_at, { id: Number(r.user_id), name: displayName(r.real_name, r.user_name) }, v);
+    return {
+      ...item,
+      event: {
+        ...head,
+        kind: 'registered',
+        dip_id: r.dna,
+        asset_name: r.name,
+        asset_type: Number(r.type),
+        credits: Number(r.credits),
+      },
+    };
+  });
 };
 
 /**
@@ -353,18 +336,13 @@ const creditSource: FeedSource = async (db, v, bound, limit) => {
   if (bound) q = q.where(olderThan('c.created_at', 'c.id', bound));
   const rows = await q.orderBy('c.created_at', 'desc').orderBy('c.id', 'desc').limit(limit).execute();
   return rows.map((r) => {
-    const actorId = r.actor_user_id === null ? null : Number(r.actor_user_id);
+    const actor = r.actor_user_id === null ? null : { id: Number(r.actor_user_id), name: displayName(r.actor_real_name, r.actor_name) };
+    const { head, ...item } = feedItem('credit', r.id, r.created_at, actor, v);
     return {
-      at: Number(r.created_at),
-      id: Number(r.id),
+      ...item,
       event: {
-        source: 'credit',
-        event_id: `credit:${r.id}`,
-        at: Number(r.created_at),
+        ...head,
         kind: r.kind as 'top_up' | 'allocate' | 'reclaim',
-        actor_user_id: actorId,
-        actor_name: actorId === null ? '' : displayName(r.actor_real_name, r.actor_name),
-        is_mine: actorId === v.userId,
         amount: Math.abs(Number(r.delta)),
         member_user_id: r.user_id === null ? null : Number(r.user_id),
         member_name: r.user_id === null ? '' : displayName(r.member_real_name, r.member_name),
