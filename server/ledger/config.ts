@@ -1,3 +1,5 @@
+import { parseWitnessUrls, type WitnessTarget } from './witnessing.ts';
+
 /** Ledger settings from the environment, validated at boot like server/env.ts. */
 export type LedgerConfig = {
   /** Seal a block this often when entries wait (LEDGER_BLOCK_INTERVAL_MS, default 3000). */
@@ -18,6 +20,8 @@ export type LedgerConfig = {
    * each RPC call limited to ANCHOR_RPC_TIMEOUT_MS (default 10000).
    */
   anchor: { rpcUrl: string; privateKey: string; intervalMs: number; rpcTimeoutMs: number } | null;
+  /** Witnesses that cosign checkpoints (WITNESS_URLS: comma-separated "<add-checkpoint URL> <vkey>"); empty for none. */
+  witnesses: WitnessTarget[];
 };
 
 const DAY = 24 * 60 * 60 * 1000;
@@ -59,6 +63,7 @@ export function readLedgerConfig(source: Record<string, string | undefined> = pr
       source.ANCHOR_RPC_URL || source.ANCHOR_PRIVATE_KEY
         ? { rpcUrl: source.ANCHOR_RPC_URL ?? '', privateKey: source.ANCHOR_PRIVATE_KEY ?? '', intervalMs: duration('ANCHOR_INTERVAL', 10 * 60_000), rpcTimeoutMs: int('ANCHOR_RPC_TIMEOUT_MS', 10_000, 100, 600_000) }
         : null,
+    witnesses: parseWitnessUrls(source.WITNESS_URLS, problems),
   };
   if (config.anchor && !/^https?:\/\//.test(config.anchor.rpcUrl)) problems.push('ANCHOR_RPC_URL must be an http(s) JSON-RPC URL when ANCHOR_PRIVATE_KEY is set');
   if (config.anchor && !/^0x[0-9a-fA-F]{64}$/.test(config.anchor.privateKey)) problems.push('ANCHOR_PRIVATE_KEY must be 0x + 64 hex digits when ANCHOR_RPC_URL is set');

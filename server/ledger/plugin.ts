@@ -4,6 +4,7 @@ import { readLedgerConfig, type LedgerConfig } from './config.ts';
 import { ProofJobs } from '../proofs/jobs.ts';
 import { CheckpointAnchoring, evmAnchorer } from './anchor.ts';
 import { CheckpointStore } from './checkpoints.ts';
+import { Witnessing } from './witnessing.ts';
 import { driverFor } from '../storage/file-store.ts';
 import { checkpointOrigin } from '../../core/ledger/checkpoint.ts';
 
@@ -11,6 +12,8 @@ declare module 'fastify' {
   interface FastifyInstance {
     ledger: Ledger;
     proofs: ProofJobs;
+    /** Witness cosigning of checkpoints; null when WITNESS_URLS is not set. */
+    witnessing: Witnessing | null;
     /** Checkpoint anchoring on an EVM chain; null when ANCHOR_RPC_URL is not set. */
     anchoring: CheckpointAnchoring | null;
     /**
@@ -36,10 +39,15 @@ export default fp<LedgerPluginOptions>(async function ledgerPlugin(app, opts) {
     : null;
   const proofs = new ProofJobs(app.db, ledger, app.log, anchoring);
   ledger.onSealed(() => void proofs.kick());
+  const witnessing = config.witnesses.length ? new Witnessing(config.witnesses, (a, b) => ledger.consistencyProof(a, b), checkpoints, app.log) : null;
+  if (witnessing) {
+    ledger.onSealed(() => void ledger.currentCheckpoint().then((cp) => cp && witnessing.submit(cp)));
+  }
   anchoring?.onAnchored(() => void proofs.kick());
   app.decorate('ledger', ledger);
   app.decorate('proofs', proofs);
   app.decorate('anchoring', anchoring);
+  app.decorate('witnessing', witnessing);
   app.decorate('registerEntry', (input: RegisterInput, inTransaction?: InTransaction) => ledger.register(input, inTransaction));
   app.addHook('onReady', async () => {
     await ledger.start({ isSealingTimerOn: opts.isSealingTimerOn });
@@ -51,6 +59,7 @@ export default fp<LedgerPluginOptions>(async function ledgerPlugin(app, opts) {
   app.addHook('onClose', async () => {
     await ledger.stop();
     await anchoring?.stop();
+    await witnessing?.idle();
     await proofs.drain().catch(() => undefined);
     anchoring?.anchorer.close();
   });

@@ -181,12 +181,13 @@ export default async function ledgerRoutes(app: FastifyInstance) {
 
   /**
    * The newest checkpoint (C2SP tlog-checkpoint signed note, text/plain): the log's signed
-   * size and root. Monitors and witnesses poll it; docs/proof-format.md "Checkpoint".
+   * size and root, with the witnesses' cosignatures once they have answered. Monitors and witnesses poll it; docs/proof-format.md "Checkpoint".
    */
   app.get('/api/v1/ledger/checkpoint', async (_request, reply) => {
     const checkpoint = await app.ledger.currentCheckpoint();
     if (!checkpoint) fail('proof_record_not_found');
-    return reply.header('content-type', 'text/plain; charset=utf-8').header('cache-control', 'no-cache').send(checkpoint.note);
+    const note = app.witnessing?.cosigned(checkpoint) ?? checkpoint.note;
+    return reply.header('content-type', 'text/plain; charset=utf-8').header('cache-control', 'no-cache').send(note);
   });
 
   /**
