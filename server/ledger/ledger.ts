@@ -72,6 +72,7 @@ export class Ledger {
   checkpointKey!: CheckpointKey;
   private checkpoint: { height: number; treeSize: number; note: string } | null = null;
   private publishing: Promise<void> = Promise.resolve();
+  private isCheckpointStored = false;
 
   constructor(db: Db, config: LedgerConfig, log: Logger, checkpoints: CheckpointStore | null = null) {
     this.db = db;
@@ -309,13 +310,22 @@ export class Ledger {
 
   private async publishHeadCheckpoint(): Promise<void> {
     const head = this.head;
-    if (!head || this.checkpoint?.height === head.height) return;
+    if (!head || (this.checkpoint?.height === head.height && this.isCheckpointStored)) return;
     const body = { origin: this.origin, treeSize: Number(head.tree_size), root: fromHex(head.root) };
+    let note: string;
+    let isStored = false;
     try {
-      const note = this.checkpoints ? await this.checkpoints.publish(head.height, body, this.checkpointKey) : await signCheckpoint(body, this.checkpointKey);
-      if (this.head === head) this.checkpoint = { height: head.height, treeSize: body.treeSize, note };
+      if (!this.checkpoints) throw new Error('no checkpoint store');
+      note = await this.checkpoints.publish(head.height, body, this.checkpointKey);
+      isStored = true;
     } catch (error) {
-      this.log.error({ err: error, height: head.height }, 'checkpoint could not be published; the next block publishes one');
+      if (this.checkpoints) this.log.error({ err: error, height: head.height }, 'checkpoint could not be stored; certificates use it signed, and storing is tried again');
+      // Certificates still get a signed checkpoint; storing is retried on the next call.
+      note = this.checkpoint?.height === head.height ? this.checkpoint.note : await signCheckpoint(body, this.checkpointKey);
+    }
+    if (this.head === head) {
+      this.checkpoint = { height: head.height, treeSize: body.treeSize, note };
+      this.isCheckpointStored = isStored || !this.checkpoints;
     }
   }
 

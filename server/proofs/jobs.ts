@@ -114,7 +114,10 @@ export class ProofJobs {
     // With anchoring on, the certificate waits for an anchored checkpoint (status 3);
     // without it, status 3 is passed straight through.
     const checkpoint = await this.checkpointFor(block);
-    if (!checkpoint) return;
+    if (!checkpoint) {
+      // Only with anchoring on are jobs picked before a checkpoint covers them (runBatch filters them out).
+      throw new Error(`no checkpoint of this process covers block ${block.height} yet`);
+    }
     const anchor = checkpoint.anchor;
     if (anchor) await this.db.updateTable('proofs').set({ status: PROOF_STATUS.anchored, updated_at: Date.now() }).where('dna', '=', dna).execute();
     await this.db.updateTable('proofs').set({ status: PROOF_STATUS.rendering, updated_at: Date.now() }).where('dna', '=', dna).execute();

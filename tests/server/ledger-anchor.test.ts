@@ -52,7 +52,12 @@ async function selfSend(url: string, key: string, data: string) {
   const gasPrice = BigInt((await rpc('eth_gasPrice', [])) as string) * 2n;
   const raw = await wallet.signTransaction({ type: 0, chainId: 1337n, nonce, to: wallet.address, value: 0n, data, gasPrice, gasLimit: 100_000n });
   const hash = (await rpc('eth_sendRawTransaction', [raw])) as string;
-  const receipt = (await rpc('eth_getTransactionReceipt', [hash])) as { blockNumber: string };
+  let receipt: { blockNumber: string } | null = null;
+  for (let i = 0; i < 100 && !receipt; i++) {
+    receipt = (await rpc('eth_getTransactionReceipt', [hash])) as { blockNumber: string } | null;
+    if (!receipt) await new Promise((r) => setTimeout(r, 50));
+  }
+  if (!receipt) throw new Error(`${hash} was not mined`);
   return { chain_id: 1337, tx_hash: hash, block_number: Number(BigInt(receipt.blockNumber)) };
 }
 
