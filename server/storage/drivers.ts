@@ -201,7 +201,10 @@ export function s3Driver(opts: S3Options): ObjectDriver {
       }
     },
     async create(key, bytes) {
-      // A conditional write (If-None-Match: *): S3 and MinIO answer 412 when the key exists.
+      // Look first, then a conditional write (If-None-Match: *): AWS S3 and MinIO answer 412
+      // when the key appeared in between; servers that ignore the header (s3rver) still get
+      // the look-first check.
+      if ((await driver.size(key)) !== null) return false;
       const res = await send(urlOf(key), { method: 'PUT', body: bytes as Uint8Array<ArrayBuffer>, headers: { 'if-none-match': '*' } }, [200, 412]);
       return res.status === 200;
     },
