@@ -1,8 +1,5 @@
 import type { Anchor } from './package.ts';
 
-/** Transaction data of an old per-block anchor: "provena1" then the 32-byte block hash. Only read now. */
-export const ANCHOR_TAG_HEX = '70726f76656e6131';
-
 /**
  * Transaction data of a checkpoint anchor: the ASCII tag "provena-checkpoint/v1:" (domain
  * separation: no other message of the platform starts with it) then the 32-byte SHA-256 of
@@ -46,42 +43,6 @@ type RpcReceipt = { status?: string; blockNumber?: string };
 type RpcBlock = { timestamp?: string };
 
 const hexToNumber = (h: unknown) => (typeof h === 'string' && /^0x[0-9a-f]+$/i.test(h) ? Number.parseInt(h, 16) : Number.NaN);
-
-/**
- * Checks an anchor against a node of its chain: the node is on `chain_id`; the transaction
- * exists, succeeded, was mined in `block_number`, was sent by an account to itself, and
- * its data is the tag followed by exactly this block's hash. Returns the chain's time of
- * that block. Throws AnchorUnreachableError when the node cannot be asked.
- */
-export async function checkAnchor(anchor: Anchor, blockHash: string, rpc: RpcCall): Promise<{ isOk: boolean; detail: string; chainTime?: number }> {
-  let chainId: unknown, tx: RpcTransaction | null, receipt: RpcReceipt | null;
-  try {
-    [chainId, tx, receipt] = (await Promise.all([
-      rpc('eth_chainId', []),
-      rpc('eth_getTransactionByHash', [anchor.tx_hash]),
-      rpc('eth_getTransactionReceipt', [anchor.tx_hash]),
-    ])) as [unknown, RpcTransaction | null, RpcReceipt | null];
-  } catch (error) {
-    throw new AnchorUnreachableError(error instanceof Error ? error.message : String(error));
-  }
-  if (hexToNumber(chainId) !== anchor.chain_id) return { isOk: false, detail: `the node is on chain ${hexToNumber(chainId)}, the anchor names chain ${anchor.chain_id}` };
-  if (!tx) return { isOk: false, detail: `transaction ${anchor.tx_hash} is not on chain ${anchor.chain_id}` };
-  const data = (tx.input ?? tx.data ?? '').toLowerCase();
-  if (data !== `0x${ANCHOR_TAG_HEX}${blockHash.toLowerCase()}`) return { isOk: false, detail: 'the transaction does not carry this block hash' };
-  if (hexToNumber(tx.blockNumber) !== anchor.block_number) return { isOk: false, detail: `the transaction is in block ${hexToNumber(tx.blockNumber)}, the anchor says ${anchor.block_number}` };
-  if (!tx.from || !tx.to || tx.from.toLowerCase() !== tx.to.toLowerCase()) return { isOk: false, detail: 'not a self-transaction of the anchoring account' };
-  if (!receipt || receipt.status !== '0x1') return { isOk: false, detail: 'the transaction did not succeed' };
-  let chainTime: number | undefined;
-  try {
-    const block = (await rpc('eth_getBlockByNumber', [tx.blockNumber, false])) as RpcBlock | null;
-    const seconds = hexToNumber(block?.timestamp);
-    if (Number.isFinite(seconds)) chainTime = seconds * 1000;
-  } catch {
-    // The time is informative; the anchor itself is checked.
-  }
-  const when = chainTime ? ` at ${new Date(chainTime).toISOString()}` : '';
-  return { isOk: true, detail: `transaction ${anchor.tx_hash.slice(0, 18)}… on chain ${anchor.chain_id}, block ${anchor.block_number}${when}, carries this block hash`, chainTime };
-}
 
 export type CheckpointAnchorFailure = 'anchor_not_found' | 'anchor_sender_unknown' | 'anchor_data_mismatch' | 'anchor_time_invalid';
 

@@ -199,7 +199,7 @@ export type VerifyOptions = {
    */
   trustedRootFingerprints?: string[];
   /**
-   * A node of the anchor's chain. With it the anchor is checked (checkAnchor) instead of
+   * A node of the anchor's chain. With it the anchor is checked (checkCheckpointAnchor) instead of
    * only reported; when the node cannot be reached the check fails if `isAnchorRequired`,
    * and is skipped (saying so) otherwise.
    */

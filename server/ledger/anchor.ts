@@ -1,10 +1,10 @@
 import { Wallet } from 'ethers';
 import type { Db } from '../db/database.ts';
 import type { Anchor } from '../../core/ledger/package.ts';
-import { ANCHOR_TAG_HEX, CHECKPOINT_ANCHOR_TAG_HEX, checkCheckpointAnchor, jsonRpc, type RpcCall } from '../../core/ledger/anchor-check.ts';
+import { CHECKPOINT_ANCHOR_TAG_HEX, checkCheckpointAnchor, jsonRpc, type RpcCall } from '../../core/ledger/anchor-check.ts';
 import { checkpointHash, parseCheckpointBody, parseSignedNote } from '../../core/ledger/checkpoint.ts';
 
-export { ANCHOR_TAG_HEX, CHECKPOINT_ANCHOR_TAG_HEX };
+export { CHECKPOINT_ANCHOR_TAG_HEX };
 
 export type AnchorSettings = { rpcUrl: string; privateKey: string; intervalMs: number; rpcTimeoutMs: number };
 
