@@ -298,12 +298,12 @@ export class Ledger {
   }
 
   /**
-   * Signs the head's checkpoint and stores it (once per height). A storage failure is
-   * logged and the block stays sealed: the next block's checkpoint covers it.
+   * Signs the head's checkpoint and stores it (once per height). Never throws: a storage
+   * failure is logged, the block stays sealed, and storing is tried again on the next call.
    */
   private publishCheckpoint(): Promise<void> {
     // One at a time: the seal and a reader asking for the current checkpoint share one signature.
-    const next = this.publishing.then(() => this.publishHeadCheckpoint());
+    const next = this.publishing.then(() => this.publishHeadCheckpoint()).catch((error: unknown) => this.log.error({ err: error }, 'checkpoint could not be signed'));
     this.publishing = next;
     return next;
   }
