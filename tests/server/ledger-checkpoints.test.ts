@@ -132,6 +132,27 @@ describe('checkpoints', () => {
   });
 });
 
+describe('an object store that refuses the checkpoint', () => {
+  it('does not hold up sealing; certificates still get a signed checkpoint, and it is stored once the store is back', async () => {
+    const other = await startHarness();
+    try {
+      // A file where the checkpoints folder should be: every write under it fails.
+      const folder = path.join(other.app.env.dataDir, 'blobs', 'objects', 'checkpoints');
+      fs.rmSync(folder, { recursive: true, force: true });
+      fs.writeFileSync(folder, 'in the way');
+      const { block } = await registerAndSeal(other, 'store down');
+      expect(block.height).toBe(1);
+      const served = await other.request({ method: 'GET', url: '/api/v1/ledger/checkpoint' });
+      expect((await verifyCheckpoint(served.body, other.app.ledger.key.spki)).isOk).toBe(true);
+      fs.rmSync(folder);
+      await other.app.ledger.currentCheckpoint();
+      expect(fs.existsSync(path.join(folder, '000000000001'))).toBe(true);
+    } finally {
+      await other.close();
+    }
+  });
+});
+
 describe('provena ledger-verify', () => {
   it('refuses a DATA_DIR with no database instead of creating an empty one', () => {
     const nowhere = path.join(os.tmpdir(), `provena-no-such-${process.pid}-${Date.now()}`);
