@@ -77,8 +77,8 @@ export class Witnessing {
     })));
     const lines = answers.flat();
     const note = `${cp.note}${lines.join('')}`;
-    this.latest = { height: cp.height, note };
     if (lines.length && this.store) await this.store.driver.create(`${checkpointKeyOf(cp.height)}.cosigned`, Buffer.from(note, 'utf8')).catch((error: unknown) => this.log.error({ err: error }, 'cosigned checkpoint could not be stored'));
+    this.latest = { height: cp.height, note };
   }
 
   private async ask(target: WitnessTarget, cp: Checkpoint, text: string): Promise<string[]> {

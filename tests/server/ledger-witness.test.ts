@@ -58,11 +58,12 @@ describe('witness cosigning (C2SP tlog-witness)', () => {
     const cp = (await h.app.ledger.currentCheckpoint())!;
     // Sealing does not wait for witnesses: the cosigned checkpoint appears at the route shortly after.
     let cosigned = '';
-    for (let i = 0; i < 100 && !cosigned.includes('witness.test/w1'); i++) {
+    for (let i = 0; i < 400 && !cosigned.includes('witness.test/w1'); i++) {
       await new Promise((r) => setTimeout(r, 50));
       cosigned = (await h.request({ method: 'GET', url: '/api/v1/ledger/checkpoint' })).body;
     }
     expect(cosigned.startsWith(cp.note)).toBe(true);
+    await h.app.witnessing!.idle();
     const text = parseSignedNote(cp.note)!.text;
     const lines = cosigned.slice(cp.note.length);
     expect(lines).toMatch(/^— witness\.test\/w1 /);
