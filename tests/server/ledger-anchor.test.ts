@@ -183,7 +183,7 @@ describe('a node that hangs', () => {
     const hang = net.createServer((s) => void sockets.push(s)); // accepts, never answers
     await new Promise<void>((r) => hang.listen(0, '127.0.0.1', () => r()));
     const url = `http://127.0.0.1:${(hang.address() as net.AddressInfo).port}`;
-    Object.assign(process.env, { ANCHOR_RPC_URL: url, ANCHOR_PRIVATE_KEY: PLATFORM_KEY, ANCHOR_INTERVAL: '1h', ANCHOR_RPC_TIMEOUT_MS: '300' });
+    Object.assign(process.env, { ANCHOR_RPC_URL: url, ANCHOR_PRIVATE_KEY: PLATFORM_KEY, ANCHOR_INTERVAL: '1h', ANCHOR_RPC_TIMEOUT_MS: '1000' });
     let stuck: Harness;
     try {
       stuck = await startHarness();
