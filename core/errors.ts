@@ -37,6 +37,11 @@ export const ERROR_KEYS = [
   'parse_pdf_failed',
   'file_hashes_inconsistent',
   'expiration_time_verification_failed',
+  'checkpoint_invalid',
+  'anchor_not_found',
+  'anchor_sender_unknown',
+  'anchor_data_mismatch',
+  'anchor_time_invalid',
   // identity
   'identity_info_invalid',
   'identity_card_recognition_failed',

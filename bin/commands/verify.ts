@@ -14,6 +14,11 @@ const MESSAGES: Partial<Record<ErrorKey, string>> = {
   parse_pdf_failed: 'certificate parse error',
   file_hashes_inconsistent: 'proof verification failed',
   expiration_time_verification_failed: 'the digital property proof file has expired, regenerate it',
+  checkpoint_invalid: 'the log checkpoint in the proof is not signed by the platform or does not contain this block',
+  anchor_not_found: 'the anchor transaction is not on the chain as the proof says',
+  anchor_sender_unknown: "the anchor was not sent from the platform's anchoring address",
+  anchor_data_mismatch: "the anchor transaction does not carry the proof's checkpoint",
+  anchor_time_invalid: 'the anchor is dated before the block was sealed',
 };
 
 const LABELS: Record<CheckId, string> = {
@@ -29,6 +34,7 @@ const LABELS: Record<CheckId, string> = {
   block_hash: 'block hash',
   block_signature: 'block signature',
   statement_signature: 'certificate signature',
+  checkpoint: 'log checkpoint',
   anchor: 'anchor',
   expiry: 'expiry',
 };

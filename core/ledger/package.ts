@@ -8,10 +8,11 @@
  */
 import type { ErrorKey } from '../errors.ts';
 import { verifyPlatformChain, type ChainVerdict } from './platform-cert.ts';
-import { checkAnchor, type RpcCall } from './anchor-check.ts';
+import { AnchorUnreachableError, checkCheckpointAnchor, type RpcCall } from './anchor-check.ts';
+import { checkpointHash, verifyCheckpoint } from './checkpoint.ts';
 import { equalBytes, fromBase64, fromHex, toHex, utf8 } from './bytes.ts';
 import { blockHash, encodeHeader, importPublicKey, isBlockHeader, keyId, verifyText, type BlockHeader } from './block.ts';
-import { leafHash, rootFromInclusionProof } from './merkle.ts';
+import { leafHash, rootFromInclusionProof, verifyConsistency } from './merkle.ts';
 import { assetDna, DNA_PATTERN, fileCommitment, parseRecord, type LedgerRecord } from './record.ts';
 
 export const PACKAGE_FORMAT = 'provena-proof';
@@ -28,10 +29,17 @@ export type ProofStatement = {
   block_hash: string;
   issued_at: number;
   expires_at: number;
+  /**
+   * The platform's anchoring account (0x + 40 lowercase hex), present when the platform
+   * anchors checkpoints: a verifier asking the chain accepts only anchors sent from it.
+   * Absent from statements signed before checkpoint anchoring (their encoding is unchanged).
+   */
+  anchor_address?: string;
 };
 
 export function encodeStatement(s: ProofStatement): string {
-  return JSON.stringify({ v: s.v, type: 'provena-proof-statement', asset_dna: s.asset_dna, leaf_hash: s.leaf_hash, block_height: s.block_height, block_hash: s.block_hash, issued_at: s.issued_at, expires_at: s.expires_at });
+  const base = { v: s.v, type: 'provena-proof-statement', asset_dna: s.asset_dna, leaf_hash: s.leaf_hash, block_height: s.block_height, block_hash: s.block_hash, issued_at: s.issued_at, expires_at: s.expires_at };
+  return JSON.stringify(s.anchor_address === undefined ? base : { ...base, anchor_address: s.anchor_address });
 }
 
 export type Anchor = { chain_id: number; tx_hash: string; block_number: number; contract?: string };
@@ -57,6 +65,12 @@ export type ProofPackage = {
    */
   platform_certificates?: string[];
   statement: ProofStatement & { signature: string };
+  /**
+   * The log checkpoint the certificate was issued under (C2SP signed note, signed by
+   * platform_key) and the RFC 6962 consistency proof from the block's tree to it. With
+   * anchoring on, the anchor carries this checkpoint's hash. Absent from older packages.
+   */
+  checkpoint?: { note: string; consistency: string[] };
   anchor: Anchor | null;
   /** Where the entry can be seen online (informative, not verified). */
   explorer_url: string;
@@ -116,6 +130,10 @@ export async function decodePackage(bytes: Uint8Array): Promise<ProofPackage> {
     typeof p.statement === 'object' && p.statement !== null && p.statement.v === 1 &&
     Number.isSafeInteger(p.statement.issued_at) && Number.isSafeInteger(p.statement.expires_at) &&
     typeof p.statement.signature === 'string' &&
+    (p.statement.anchor_address === undefined || (typeof p.statement.anchor_address === 'string' && /^0x[0-9a-f]{40}$/.test(p.statement.anchor_address))) &&
+    (p.checkpoint === undefined ||
+      (typeof p.checkpoint === 'object' && p.checkpoint !== null && typeof p.checkpoint.note === 'string' && p.checkpoint.note.length <= 4096 &&
+        Array.isArray(p.checkpoint.consistency) && p.checkpoint.consistency.length <= 128 && p.checkpoint.consistency.every((x) => typeof x === 'string' && HEX64.test(x)))) &&
     (p.anchor === null || typeof p.anchor === 'object');
   if (!isOk) throw new PackageFormatError(`not a ${PACKAGE_FORMAT} v${PACKAGE_VERSION} package`);
   return p;
@@ -136,6 +154,7 @@ export type CheckId =
   | 'block_hash'
   | 'block_signature'
   | 'statement_signature'
+  | 'checkpoint'
   | 'anchor'
   | 'expiry';
 
@@ -180,7 +199,7 @@ export type VerifyOptions = {
    */
   trustedRootFingerprints?: string[];
   /**
-   * A node of the anchor's chain. With it the anchor is checked (checkAnchor) instead of
+   * A node of the anchor's chain. With it the anchor is checked (checkCheckpointAnchor) instead of
    * only reported; when the node cannot be reached the check fails if `isAnchorRequired`,
    * and is skipped (saying so) otherwise.
    */
@@ -310,7 +329,8 @@ export async function verifyPackage(packageBytes: Uint8Array, opts: VerifyOption
       : { id: 'statement_signature', isOk: false, message: FAILED, detail: isStatementBound ? 'statement signature does not verify' : 'statement names another entry or block' },
   );
 
-  checks.push(await anchorCheck(pkg, hash, opts));
+  checks.push(await checkpointCheck(pkg, header));
+  checks.push(await anchorCheck(pkg, opts));
 
   checks.push(
     opts.now <= s.expires_at
@@ -332,17 +352,45 @@ export async function verifyPackage(packageBytes: Uint8Array, opts: VerifyOption
   return verdictOf(checks, summary);
 }
 
-async function anchorCheck(pkg: ProofPackage, blockHashHex: string, opts: VerifyOptions): Promise<Check> {
+/** The checkpoint is signed by the platform key and its tree extends the block's tree (consistency proof). */
+async function checkpointCheck(pkg: ProofPackage, header: BlockHeader): Promise<Check> {
+  if (!pkg.checkpoint) return { id: 'checkpoint', isOk: true, isSkipped: true, detail: 'no checkpoint in this proof (issued before checkpoints)' };
+  let spki: Uint8Array;
+  try {
+    spki = fromBase64(pkg.platform_key.spki);
+  } catch {
+    return { id: 'checkpoint', isOk: false, message: 'checkpoint_invalid', detail: 'platform key unreadable' };
+  }
+  const verdict = await verifyCheckpoint(pkg.checkpoint.note, spki);
+  if (!verdict.isOk) return { id: 'checkpoint', isOk: false, message: 'checkpoint_invalid', detail: verdict.detail };
+  const { treeSize, root } = verdict.body;
+  const isConsistent = treeSize >= header.tree_size && verifyConsistency(header.tree_size, treeSize, fromHex(header.root), root, pkg.checkpoint.consistency.map(fromHex));
+  return isConsistent
+    ? { id: 'checkpoint', isOk: true, detail: `checkpoint of ${verdict.body.origin} at tree size ${treeSize}, signed by the platform key, contains block ${header.height} (tree size ${header.tree_size})` }
+    : { id: 'checkpoint', isOk: false, message: 'checkpoint_invalid', detail: `the checkpoint (tree size ${treeSize}) does not contain block ${header.height}'s tree (size ${header.tree_size})` };
+}
+
+async function anchorCheck(pkg: ProofPackage, opts: VerifyOptions): Promise<Check> {
   const anchor = pkg.anchor;
-  if (!anchor) return { id: 'anchor', isOk: true, isSkipped: true, detail: 'no anchor in this proof' };
+  const address = pkg.statement.anchor_address;
+  if (!anchor) {
+    const why = address ? `the platform anchors from ${address}, but this proof carries no anchor` : 'no anchor in this proof';
+    return opts.anchorRpc && opts.isAnchorRequired ? { id: 'anchor', isOk: false, message: 'anchor_not_found', detail: why } : { id: 'anchor', isOk: true, isSkipped: true, detail: why };
+  }
   const named = `transaction ${anchor.tx_hash} on chain ${anchor.chain_id}`;
   if (!opts.anchorRpc) return { id: 'anchor', isOk: true, isSkipped: true, detail: `anchored in ${named} (not checked offline)` };
+  if (!address || !pkg.checkpoint) {
+    // An old per-block anchor names no sender: a self-send from any account would pass.
+    return { id: 'anchor', isOk: false, message: 'anchor_sender_unknown', detail: `${named}: the signed statement names no anchoring address, so the sender cannot be checked` };
+  }
   try {
-    const result = await checkAnchor(anchor, blockHashHex, opts.anchorRpc);
-    return result.isOk ? { id: 'anchor', isOk: true, detail: result.detail } : { id: 'anchor', isOk: false, message: FAILED, detail: result.detail };
+    const text = pkg.checkpoint.note.slice(0, pkg.checkpoint.note.lastIndexOf('\n\n') + 1);
+    const result = await checkCheckpointAnchor(anchor, { address, checkpointHash: checkpointHash(text), sealedAt: pkg.block.header.sealed_at }, opts.anchorRpc);
+    return result.isOk ? { id: 'anchor', isOk: true, detail: result.detail } : { id: 'anchor', isOk: false, message: result.failure, detail: result.detail };
   } catch (error) {
     const why = `could not ask the chain about ${named}: ${error instanceof Error ? error.message : String(error)}`;
-    return opts.isAnchorRequired ? { id: 'anchor', isOk: false, message: FAILED, detail: why } : { id: 'anchor', isOk: true, isSkipped: true, detail: why };
+    if (!(error instanceof AnchorUnreachableError)) return { id: 'anchor', isOk: false, message: 'anchor_not_found', detail: why };
+    return opts.isAnchorRequired ? { id: 'anchor', isOk: false, message: 'anchor_not_found', detail: why } : { id: 'anchor', isOk: true, isSkipped: true, detail: why };
   }
 }
 

@@ -163,6 +163,17 @@ export type OperatorSessionsTable = { id: string; operator_id: number; created_a
 export type FilesTable = { id: string; size: number; type: string; created_at: number };
 export type FileOwnersTable = { file_id: string; user_id: number; created_at: number };
 
+export type LedgerCheckpointAnchorsTable = {
+  height: number;
+  tree_size: number;
+  note: string;
+  checkpoint_hash: string;
+  chain_id: number;
+  address: string;
+  tx_hash: string;
+  block_number: number;
+  anchored_at: number;
+};
 export type LedgerAnchorsTable = { height: number; block_hash: string; chain_id: number; tx_hash: string; block_number: number; anchored_at: number };
 
 /** Vault (issue 6): trade-secret projects, their registered files, the audit log, unlocked sessions. */
@@ -377,6 +388,7 @@ export type Database = {
   files: FilesTable;
   file_owners: FileOwnersTable;
   ledger_anchors: LedgerAnchorsTable;
+  ledger_checkpoint_anchors: LedgerCheckpointAnchorsTable;
   stored_files: StoredFilesTable;
   stored_file_owners: StoredFileOwnersTable;
   disclosures: DisclosuresTable;

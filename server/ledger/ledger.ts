@@ -2,13 +2,15 @@ import type { Transaction } from 'kysely';
 import type { Db } from '../db/database.ts';
 import type { Database } from '../db/schema.ts';
 import { isUniqueViolation } from '../db/database.ts';
-import { fromHex, toHex, utf8 } from '../../core/ledger/bytes.ts';
+import { fromBase64, fromHex, toHex, utf8 } from '../../core/ledger/bytes.ts';
 import { blockHash, encodeHeader, GENESIS_PREV_HASH, signText, type BlockHeader } from '../../core/ledger/block.ts';
 import { leafHash, MerkleLog } from '../../core/ledger/merkle.ts';
 import { assetDna, encodeRecord, fileCommitment, KIND_PATTERN } from '../../core/ledger/record.ts';
 import { normalizeDigest } from '../../core/ledger/package.ts';
 import { loadOrCreatePlatformKey, type PlatformKey } from './signing-key.ts';
 import type { LedgerConfig } from './config.ts';
+import { checkpointOrigin, cryptoKeySigner, signCheckpoint } from '../../core/ledger/checkpoint.ts';
+import { compareWithCheckpoints, type CheckpointKey, type CheckpointStore } from './checkpoints.ts';
 
 export type RegisterInput = {
   /** §3 identity (0x + hex + .ext) or bare hex SHA-256. */
@@ -64,17 +66,41 @@ export class Ledger {
   private timer: ReturnType<typeof setInterval> | undefined;
   private pendingHint = 0;
   private readonly sealedListeners: ((block: BlockRow) => void)[] = [];
+  /** Where checkpoints are published (the object store); without one they are only kept in memory. */
+  readonly checkpoints: CheckpointStore | null;
+  /** Signs checkpoints; defaults to the block-signing key. */
+  checkpointKey!: CheckpointKey;
+  private checkpoint: { height: number; treeSize: number; note: string } | null = null;
+  private publishing: Promise<void> = Promise.resolve();
+  private isCheckpointStored = false;
 
-  constructor(db: Db, config: LedgerConfig, log: Logger) {
+  constructor(db: Db, config: LedgerConfig, log: Logger, checkpoints: CheckpointStore | null = null) {
     this.db = db;
     this.config = config;
     this.log = log;
+    this.checkpoints = checkpoints;
+  }
+
+  /** The checkpoint origin line (from PUBLIC_URL). */
+  get origin(): string {
+    return this.checkpoints?.origin ?? checkpointOrigin(this.config.publicUrl);
   }
 
   /** Loads the key and every sealed leaf, and refuses to start if they do not give the head block's root. */
   async start(options: { isSealingTimerOn?: boolean } = {}): Promise<void> {
     this.key = await loadOrCreatePlatformKey(this.db);
+    this.checkpointKey ??= { spki: this.key.spki, sign: cryptoKeySigner(this.key.privateKey) };
     await this.reload();
+    if (this.checkpoints) {
+      // A database behind its own published checkpoints lost its tail (a restored backup, a
+      // deleted block): sealing on it would fork the log under the same key. Refuse.
+      const keys = await this.db.selectFrom('ledger_keys').select(['spki']).execute();
+      const tail = await compareWithCheckpoints(this.checkpoints, this.head, keys.map((k) => fromBase64(k.spki)));
+      if (!tail.isOk) {
+        throw new LedgerError(`refusing to start the ledger: ${tail.problem}. Restore the database from a copy that holds these blocks; do not delete checkpoints to get past this.`);
+      }
+    }
+    await this.publishCheckpoint();
     if (options.isSealingTimerOn !== false) {
       this.timer = setInterval(() => void this.sealSoon(), this.config.blockIntervalMs);
       this.timer.unref?.();
@@ -266,8 +292,47 @@ export class Ledger {
     if (!sealed) return null;
     this.head = sealed;
     this.pendingHint = Math.max(0, this.pendingHint - sealed.entry_count);
+    await this.publishCheckpoint();
     for (const listener of this.sealedListeners) listener(sealed);
     return sealed;
+  }
+
+  /**
+   * Signs the head's checkpoint and stores it (once per height). Never throws: a storage
+   * failure is logged, the block stays sealed, and storing is tried again on the next call.
+   */
+  private publishCheckpoint(): Promise<void> {
+    // One at a time: the seal and a reader asking for the current checkpoint share one signature.
+    const next = this.publishing.then(() => this.publishHeadCheckpoint()).catch((error: unknown) => this.log.error({ err: error }, 'checkpoint could not be signed'));
+    this.publishing = next;
+    return next;
+  }
+
+  private async publishHeadCheckpoint(): Promise<void> {
+    const head = this.head;
+    if (!head || (this.checkpoint?.height === head.height && this.isCheckpointStored)) return;
+    const body = { origin: this.origin, treeSize: Number(head.tree_size), root: fromHex(head.root) };
+    let note: string;
+    let isStored = false;
+    try {
+      if (!this.checkpoints) throw new Error('no checkpoint store');
+      note = await this.checkpoints.publish(head.height, body, this.checkpointKey);
+      isStored = true;
+    } catch (error) {
+      if (this.checkpoints) this.log.error({ err: error, height: head.height }, 'checkpoint could not be stored; certificates use it signed, and storing is tried again');
+      // Certificates still get a signed checkpoint; storing is retried on the next call.
+      note = this.checkpoint?.height === head.height ? this.checkpoint.note : await signCheckpoint(body, this.checkpointKey);
+    }
+    if (this.head === head) {
+      this.checkpoint = { height: head.height, treeSize: body.treeSize, note };
+      this.isCheckpointStored = isStored || !this.checkpoints;
+    }
+  }
+
+  /** The head's checkpoint (signed, and stored when there is a store); null before the first block. */
+  async currentCheckpoint(): Promise<{ height: number; treeSize: number; note: string } | null> {
+    await this.publishCheckpoint();
+    return this.checkpoint;
   }
 
   // ---- reads -----------------------------------------------------------------------

@@ -2,12 +2,20 @@ import fp from 'fastify-plugin';
 import { Ledger, type InTransaction, type RegisterInput, type Registration } from './ledger.ts';
 import { readLedgerConfig, type LedgerConfig } from './config.ts';
 import { ProofJobs } from '../proofs/jobs.ts';
-import { evmAnchorer } from './anchor.ts';
+import { CheckpointAnchoring, evmAnchorer } from './anchor.ts';
+import { CheckpointStore } from './checkpoints.ts';
+import { Witnessing } from './witnessing.ts';
+import { driverFor } from '../storage/file-store.ts';
+import { checkpointOrigin } from '../../core/ledger/checkpoint.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {
     ledger: Ledger;
     proofs: ProofJobs;
+    /** Witness cosigning of checkpoints; null when WITNESS_URLS is not set. */
+    witnessing: Witnessing | null;
+    /** Checkpoint anchoring on an EVM chain; null when ANCHOR_RPC_URL is not set. */
+    anchoring: CheckpointAnchoring | null;
     /**
      * The registration service for assets, vault, source code and applications: durable
      * when it resolves; the entry joins the next block and its certificate follows (§9).
@@ -23,22 +31,36 @@ export type LedgerPluginOptions = { config?: Partial<LedgerConfig>; isSealingTim
 /** Decorates the app with the ledger and the certificate jobs; seals on a timer while the app runs. */
 export default fp<LedgerPluginOptions>(async function ledgerPlugin(app, opts) {
   const config = { ...readLedgerConfig(), ...opts.config };
-  const ledger = new Ledger(app.db, config, app.log);
-  const anchorer = config.anchor ? evmAnchorer(config.anchor) : null;
-  const proofs = new ProofJobs(app.db, ledger, app.log, anchorer);
+  // Checkpoints go to the object store (STORAGE_URL or DATA_DIR/blobs/objects), beside the database, not in it.
+  const checkpoints = new CheckpointStore(driverFor(app.env.storage), checkpointOrigin(config.publicUrl));
+  const ledger = new Ledger(app.db, config, app.log, checkpoints);
+  const anchoring = config.anchor
+    ? new CheckpointAnchoring(app.db, evmAnchorer({ ...config.anchor, receiptTimeoutMs: Math.max(config.anchor.rpcTimeoutMs, config.anchor.intervalMs) }), () => ledger.currentCheckpoint(), config.anchor.intervalMs, app.log)
+    : null;
+  const proofs = new ProofJobs(app.db, ledger, app.log, anchoring);
   ledger.onSealed(() => void proofs.kick());
+  const witnessing = config.witnesses.length ? new Witnessing(config.witnesses, (a, b) => ledger.consistencyProof(a, b), checkpoints, app.log) : null;
+  if (witnessing) {
+    ledger.onSealed(() => void ledger.currentCheckpoint().then((cp) => cp && witnessing.submit(cp)));
+  }
+  anchoring?.onAnchored(() => void proofs.kick());
   app.decorate('ledger', ledger);
   app.decorate('proofs', proofs);
+  app.decorate('anchoring', anchoring);
+  app.decorate('witnessing', witnessing);
   app.decorate('registerEntry', (input: RegisterInput, inTransaction?: InTransaction) => ledger.register(input, inTransaction));
   app.addHook('onReady', async () => {
     await ledger.start({ isSealingTimerOn: opts.isSealingTimerOn });
+    if (opts.isSealingTimerOn !== false) anchoring?.start();
     // Certificates that failed in an earlier run (a missing font, say) are retried at boot.
     await app.db.updateTable('proofs').set({ error: null }).where('error', 'is not', null).execute();
     void proofs.kick();
   });
   app.addHook('onClose', async () => {
     await ledger.stop();
+    await anchoring?.stop();
+    await witnessing?.idle();
     await proofs.drain().catch(() => undefined);
-    anchorer?.close();
+    anchoring?.anchorer.close();
   });
 });

@@ -2,7 +2,7 @@ import type { Db } from '../db/database.ts';
 import type { Ledger, BlockRow } from '../ledger/ledger.ts';
 import { buildProofPackage } from './package-builder.ts';
 import { renderCertificate } from './pdf.ts';
-import type { Anchorer } from '../ledger/anchor.ts';
+import type { CheckpointAnchoring } from '../ledger/anchor.ts';
 import type { Anchor } from '../../core/ledger/package.ts';
 
 /**
@@ -28,34 +28,27 @@ export class ProofJobs {
   private readonly db: Db;
   private readonly ledger: Ledger;
   private readonly log: Logger;
-  private readonly anchorer: Anchorer | null;
-  private readonly anchoring = new Map<number, Promise<Anchor>>();
+  private readonly anchoring: CheckpointAnchoring | null;
 
-  constructor(db: Db, ledger: Ledger, log: Logger, anchorer: Anchorer | null = null) {
+  constructor(db: Db, ledger: Ledger, log: Logger, anchoring: CheckpointAnchoring | null = null) {
     this.db = db;
     this.ledger = ledger;
     this.log = log;
-    this.anchorer = anchorer;
+    this.anchoring = anchoring;
   }
 
-  /** The block's anchor, sending its transaction once per block (certificates of a block share it). */
-  async anchorOf(block: BlockRow): Promise<Anchor> {
-    const stored = await this.db.selectFrom('ledger_anchors').selectAll().where('height', '=', block.height).executeTakeFirst();
-    if (stored) return { chain_id: Number(stored.chain_id), tx_hash: stored.tx_hash, block_number: Number(stored.block_number) };
-    let pending = this.anchoring.get(block.height);
-    if (!pending) {
-      pending = (async () => {
-        const anchor = await (this.anchorer as Anchorer).anchor(block.hash);
-        await this.db
-          .insertInto('ledger_anchors')
-          .values({ height: block.height, block_hash: block.hash, chain_id: anchor.chain_id, tx_hash: anchor.tx_hash, block_number: anchor.block_number, anchored_at: Date.now() })
-          .onConflict((oc) => oc.doNothing())
-          .execute();
-        return anchor;
-      })().finally(() => this.anchoring.delete(block.height));
-      this.anchoring.set(block.height, pending);
+  /**
+   * The checkpoint a certificate of `block` is issued under: with anchoring on, the first
+   * anchored checkpoint at or after the block (and its anchor); otherwise the ledger's
+   * current checkpoint. Null when none covers the block yet.
+   */
+  async checkpointFor(block: BlockRow): Promise<{ note: string; treeSize: number; anchor: Anchor | null } | null> {
+    if (this.anchoring) {
+      const row = await this.db.selectFrom('ledger_checkpoint_anchors').selectAll().where('height', '>=', block.height).orderBy('height').limit(1).executeTakeFirst();
+      return row ? { note: row.note, treeSize: Number(row.tree_size), anchor: { chain_id: Number(row.chain_id), tx_hash: row.tx_hash, block_number: Number(row.block_number) } } : null;
     }
-    return pending;
+    const current = await this.ledger.currentCheckpoint();
+    return current && current.height >= block.height ? { note: current.note, treeSize: current.treeSize, anchor: null } : null;
   }
 
   /** Starts a pass if none runs (and another one after it, if asked while running). */
@@ -88,15 +81,20 @@ export class ProofJobs {
   }
 
   private async runBatch(): Promise<number> {
-    const jobs = await this.db
+    let q = this.db
       .selectFrom('proofs')
-      .select(['dna'])
-      .where('status', '>=', PROOF_STATUS.sealed)
-      .where('status', '<=', PROOF_STATUS.rendering)
-      .where('error', 'is', null)
-      .orderBy('updated_at')
-      .limit(20)
-      .execute();
+      .innerJoin('ledger_entries', 'ledger_entries.dna', 'proofs.dna')
+      .select(['proofs.dna as dna'])
+      .where('proofs.status', '>=', PROOF_STATUS.sealed)
+      .where('proofs.status', '<=', PROOF_STATUS.rendering)
+      .where('proofs.error', 'is', null);
+    if (this.anchoring) {
+      // With anchoring on, a certificate waits for an anchored checkpoint that covers its block.
+      const newest = await this.db.selectFrom('ledger_checkpoint_anchors').select((eb) => eb.fn.max('height').as('h')).executeTakeFirst();
+      if (newest?.h === null || newest?.h === undefined) return 0;
+      q = q.where('ledger_entries.block_height', '<=', Number(newest.h));
+    }
+    const jobs = await q.orderBy('proofs.updated_at').limit(20).execute();
     for (const job of jobs) {
       try {
         await this.generate(job.dna);
@@ -113,9 +111,14 @@ export class ProofJobs {
     const proof = await this.db.selectFrom('proofs').selectAll().where('dna', '=', dna).executeTakeFirstOrThrow();
     if (entry.block_height === null) return;
     const block = (await this.ledger.block(Number(entry.block_height))) as BlockRow;
-    // With anchoring on, the certificate waits for the block's transaction (status 3);
+    // With anchoring on, the certificate waits for an anchored checkpoint (status 3);
     // without it, status 3 is passed straight through.
-    const anchor = this.anchorer ? await this.anchorOf(block) : null;
+    const checkpoint = await this.checkpointFor(block);
+    if (!checkpoint) {
+      // Only with anchoring on are jobs picked before a checkpoint covers them (runBatch filters them out).
+      throw new Error(`no checkpoint of this process covers block ${block.height} yet`);
+    }
+    const anchor = checkpoint.anchor;
     if (anchor) await this.db.updateTable('proofs').set({ status: PROOF_STATUS.anchored, updated_at: Date.now() }).where('dna', '=', dna).execute();
     await this.db.updateTable('proofs').set({ status: PROOF_STATUS.rendering, updated_at: Date.now() }).where('dna', '=', dna).execute();
     const issuedAt = Date.now();
@@ -123,6 +126,8 @@ export class ProofJobs {
       issuedAt,
       expiresAt: issuedAt + Number(proof.valid_ms),
       anchor,
+      anchorAddress: this.anchoring?.anchorer.address,
+      checkpoint: { note: checkpoint.note, consistency: this.ledger.consistencyProof(Number(block.tree_size), checkpoint.treeSize) },
     });
     const pdf = await renderCertificate({ pkg, verifyUrl: `${this.ledger.config.publicUrl}/verify-file?dna=${dna}`, fontFile: this.ledger.config.fontFile, fallbackFontFile: this.ledger.config.fallbackFontFile });
     await this.db

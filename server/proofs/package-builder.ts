@@ -20,7 +20,7 @@ export type EntryRow = {
  * entry's own block, whose header and signature travel with it; the statement binds the
  * issue and expiry times to the entry and block under the platform's signature.
  */
-export async function buildProofPackage(ledger: Ledger, entry: EntryRow, block: BlockRow, times: { issuedAt: number; expiresAt: number; anchor?: Anchor | null }): Promise<ProofPackage> {
+export async function buildProofPackage(ledger: Ledger, entry: EntryRow, block: BlockRow, times: { issuedAt: number; expiresAt: number; anchor?: Anchor | null; anchorAddress?: string; checkpoint?: ProofPackage['checkpoint'] }): Promise<ProofPackage> {
   if (entry.leaf_index === null) throw new Error(`entry ${entry.dna} is not sealed yet`);
   const leafIndex = Number(entry.leaf_index);
   const header = JSON.parse(block.header) as ProofPackage['block']['header'];
@@ -32,6 +32,7 @@ export async function buildProofPackage(ledger: Ledger, entry: EntryRow, block: 
     block_hash: block.hash,
     issued_at: times.issuedAt,
     expires_at: times.expiresAt,
+    ...(times.anchorAddress ? { anchor_address: times.anchorAddress.toLowerCase() } : {}),
   };
   return {
     format: PACKAGE_FORMAT,
@@ -46,6 +47,7 @@ export async function buildProofPackage(ledger: Ledger, entry: EntryRow, block: 
     platform_key: { key_id: ledger.key.keyId, algorithm: 'ECDSA-P256-SHA256', spki: toBase64(ledger.key.spki) },
     platform_certificates: ledger.key.certificates.map(toBase64),
     statement: { ...statement, signature: await signText(ledger.key.privateKey, encodeStatement(statement)) },
+    ...(times.checkpoint ? { checkpoint: times.checkpoint } : {}),
     anchor: times.anchor ?? null,
     explorer_url: `${ledger.config.publicUrl}/explorer/entries/${entry.dna}`,
   };

@@ -13,6 +13,11 @@ export type ObjectDriver = {
   readonly kind: 'local' | 's3';
   /** Stores a stream under `key` (replacing any object there); a failed write leaves nothing behind. */
   put(key: string, source: Readable): Promise<void>;
+  /**
+   * Stores small bytes under `key` only if nothing is there, atomically: false when an object
+   * exists (it is left as it is). Write-once records (checkpoints) use it.
+   */
+  create(key: string, bytes: Uint8Array): Promise<boolean>;
   /** Moves a finished local file into storage (a rename when it can be; the source is gone afterwards). */
   putFile(key: string, sourcePath: string): Promise<void>;
   /** A stream of the object, or null when there is none. */
@@ -47,6 +52,22 @@ export function localDriver(dir: string): ObjectDriver {
       } catch (error) {
         await fs.promises.rm(t, { force: true });
         throw error;
+      }
+    },
+    async create(key, bytes) {
+      const target = pathOf(key);
+      await fs.promises.mkdir(path.dirname(target), { recursive: true });
+      const t = temp(target);
+      try {
+        await fs.promises.writeFile(t, bytes, { mode: 0o600 });
+        // link() fails with EEXIST instead of replacing: an atomic write-once.
+        await fs.promises.link(t, target);
+        return true;
+      } catch (error) {
+        if ((error as NodeJS.ErrnoException).code === 'EEXIST') return false;
+        throw error;
+      } finally {
+        await fs.promises.rm(t, { force: true });
       }
     },
     async putFile(key, sourcePath) {
@@ -178,6 +199,14 @@ export function s3Driver(opts: S3Options): ObjectDriver {
         await client.fetch(urlOf(key, `?uploadId=${encodeURIComponent(uploadId)}`), { method: 'DELETE' }).catch(() => undefined);
         throw error;
       }
+    },
+    async create(key, bytes) {
+      // Look first, then a conditional write (If-None-Match: *): AWS S3 and MinIO answer 412
+      // when the key appeared in between; servers that ignore the header (s3rver) still get
+      // the look-first check.
+      if ((await driver.size(key)) !== null) return false;
+      const res = await send(urlOf(key), { method: 'PUT', body: bytes as Uint8Array<ArrayBuffer>, headers: { 'if-none-match': '*' } }, [200, 412]);
+      return res.status === 200;
     },
     async putFile(key, sourcePath) {
       await driver.put(key, fs.createReadStream(sourcePath, { highWaterMark: 1024 * 1024 }));

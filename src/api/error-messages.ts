@@ -43,6 +43,11 @@ export const ERROR_MESSAGES: Record<ErrorKey, MessageDescriptor> = {
   parse_pdf_failed: msg`The certificate could not be parsed`,
   file_hashes_inconsistent: msg`Proof verification failed`,
   expiration_time_verification_failed: msg`The digital property proof file has expired, please regenerate it`,
+  checkpoint_invalid: msg`The log checkpoint in the proof is not signed by the platform or does not contain this block`,
+  anchor_not_found: msg`The anchor transaction is not on the chain as the proof says`,
+  anchor_sender_unknown: msg`The anchor was not sent from the platform's published anchoring address`,
+  anchor_data_mismatch: msg`The anchor transaction does not carry this proof's checkpoint`,
+  anchor_time_invalid: msg`The anchor is dated before the block was sealed`,
   // identity
   identity_info_invalid: msg`Real-name authentication failed, please check and try again`,
   identity_card_recognition_failed: msg`The ID card could not be recognised, please retake the photo and upload it again`,

@@ -134,6 +134,13 @@ describe.each(cases)('storage driver: $name', ({ setup }) => {
     await expect(driver.put('../escape', Readable.from([small]))).rejects.toThrow(/not a storage key/);
   });
 
+  it('creates a write-once object: a second create of the same key leaves the first in place', async () => {
+    const key = `checkpoints/once-${randomBytes(4).toString('hex')}`;
+    expect(await driver.create(key, Buffer.from('first\n'))).toBe(true);
+    expect(await driver.create(key, Buffer.from('second\n'))).toBe(false);
+    expect((await collect((await driver.get(key))!)).toString()).toBe('first\n');
+  });
+
   it('streams a multi-part object (12 MiB in parts of 5 MiB) and moves a finished file in', async () => {
     const big = randomBytes(12 * 1024 * 1024 + 3);
     const pieces: Buffer[] = [];

@@ -15,8 +15,10 @@ function blockDto(b: BlockRow, anchor?: AnchorRow) {
 export default async function explorerRoutes(app: FastifyInstance) {
   const anchorsOf = async (heights: number[]) => {
     if (heights.length === 0) return new Map<number, AnchorRow>();
+    // Per-block anchors from before checkpoint anchoring, and the anchored checkpoints (at the height they were taken).
     const rows = await app.db.selectFrom('ledger_anchors').select(['height', 'chain_id', 'tx_hash', 'block_number']).where('height', 'in', heights).execute();
-    return new Map(rows.map((r) => [r.height, r]));
+    const checkpoints = await app.db.selectFrom('ledger_checkpoint_anchors').select(['height', 'chain_id', 'tx_hash', 'block_number']).where('height', 'in', heights).execute();
+    return new Map([...rows, ...checkpoints].map((r) => [r.height, r]));
   };
 
   app.get<{ Querystring: { before?: number; limit?: number } }>(

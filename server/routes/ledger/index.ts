@@ -7,6 +7,7 @@ import { DNA_PATTERN } from '../../../core/ledger/record.ts';
 import { normalizeDigest } from '../../../core/ledger/package.ts';
 import { isProofGenerated } from '../../proofs/jobs.ts';
 import { body } from '../schemas.ts';
+import { ANCHOR_TIME_TOLERANCE_MS, CHECKPOINT_ANCHOR_TAG, CHECKPOINT_ANCHOR_TAG_HEX } from '../../../core/ledger/anchor-check.ts';
 import { classifySearchInput, SEARCH_KEYWORD_MAX } from '../../../core/search.ts';
 
 const dnaParam = { type: 'object', properties: { dna: { type: 'string', maxLength: 64 } }, required: ['dna'] } as const;
@@ -177,6 +178,49 @@ export default async function ledgerRoutes(app: FastifyInstance) {
       })),
     };
   });
+
+  /**
+   * The newest checkpoint (C2SP tlog-checkpoint signed note, text/plain): the log's signed
+   * size and root, with the witnesses' cosignatures once they have answered. Monitors and witnesses poll it; docs/proof-format.md "Checkpoint".
+   */
+  app.get('/api/v1/ledger/checkpoint', async (_request, reply) => {
+    const checkpoint = await app.ledger.currentCheckpoint();
+    if (!checkpoint) fail('proof_record_not_found');
+    const note = app.witnessing?.cosigned(checkpoint) ?? checkpoint.note;
+    return reply.header('content-type', 'text/plain; charset=utf-8').header('cache-control', 'no-cache').send(note);
+  });
+
+  /**
+   * Checkpoint anchoring: the account every anchor is sent from (also bound into each
+   * certificate's signed statement), the transaction data format, the interval, and the
+   * newest anchors. `address` is null when the platform does not anchor.
+   */
+  app.get<{ Querystring: { limit?: number } }>(
+    '/api/v1/ledger/anchors',
+    { schema: { querystring: { type: 'object', properties: { limit: { type: 'integer', minimum: 1, maximum: 100 } } } } },
+    async (request) => {
+      const rows = await app.db.selectFrom('ledger_checkpoint_anchors').selectAll().orderBy('height', 'desc').limit(request.query.limit ?? 20).execute();
+      return {
+        data: {
+          address: app.anchoring?.anchorer.address ?? null,
+          interval_ms: app.ledger.config.anchor?.intervalMs ?? null,
+          data_format: `0x${CHECKPOINT_ANCHOR_TAG_HEX} ("${CHECKPOINT_ANCHOR_TAG}") followed by the SHA-256 of the checkpoint's note text`,
+          time_tolerance_ms: ANCHOR_TIME_TOLERANCE_MS,
+          anchors: rows.map((r) => ({
+            height: r.height,
+            tree_size: Number(r.tree_size),
+            checkpoint: r.note,
+            checkpoint_hash: r.checkpoint_hash,
+            chain_id: Number(r.chain_id),
+            address: r.address,
+            tx_hash: r.tx_hash,
+            block_number: Number(r.block_number),
+            anchored_at: Number(r.anchored_at),
+          })),
+        },
+      };
+    },
+  );
 
   /** The platform's X.509 roots (base64 DER) and their SHA-256 fingerprints: what verifiers pin. */
   app.get('/api/v1/ledger/platform-roots', async () => {

@@ -16,6 +16,7 @@ export const CHECK_LABELS: Record<CheckId, MessageDescriptor> = {
   block_hash: msg`The block hash matches the header`,
   block_signature: msg`The block is signed by the platform`,
   statement_signature: msg`The certificate (issue and expiry) is signed by the platform`,
+  checkpoint: msg`The log checkpoint is signed by the platform and contains the block`,
   anchor: msg`Public chain anchor`,
   expiry: msg`The certificate has not expired`,
 };
