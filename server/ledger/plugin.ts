@@ -22,7 +22,8 @@ export type LedgerPluginOptions = { config?: Partial<LedgerConfig>; isSealingTim
 
 /** Decorates the app with the ledger and the certificate jobs; seals on a timer while the app runs. */
 export default fp<LedgerPluginOptions>(async function ledgerPlugin(app, opts) {
-  const config = { ...readLedgerConfig(), ...opts.config };
+  // One public origin for every absolute URL: the validated PUBLIC_URL of the environment.
+  const config = { ...readLedgerConfig(), publicUrl: app.env.publicUrl, ...opts.config };
   const ledger = new Ledger(app.db, config, app.log);
   const anchorer = config.anchor ? evmAnchorer(config.anchor) : null;
   const proofs = new ProofJobs(app.db, ledger, app.log, anchorer);
