@@ -97,9 +97,14 @@ describe('SMS providers', () => {
       expect(away.statusCode, remoteAddress).toBe(404);
       expect(away.body).not.toMatch(/\d{6}/);
     }
-    // A proxy on the same machine makes every client look local: forwarded requests are refused too.
-    const proxied = await h.app.inject({ method: 'GET', url, remoteAddress: '127.0.0.1', headers: { 'x-forwarded-for': '203.0.113.7' } });
-    expect(proxied.statusCode).toBe(404);
+    // A proxy on the same machine makes every client look local: a forwarded outside address closes the route.
+    for (const forwarded of ['203.0.113.7', '127.0.0.1, 203.0.113.7']) {
+      const proxied = await h.app.inject({ method: 'GET', url, remoteAddress: '127.0.0.1', headers: { 'x-forwarded-for': forwarded } });
+      expect(proxied.statusCode, forwarded).toBe(404);
+    }
+    expect((await h.app.inject({ method: 'GET', url, remoteAddress: '127.0.0.1', headers: { forwarded: 'for=203.0.113.7' } })).statusCode).toBe(404);
+    // The developer's own browser through the local dev proxy (Vite adds X-Forwarded-For) still reads it.
+    expect((await h.app.inject({ method: 'GET', url, remoteAddress: '127.0.0.1', headers: { 'x-forwarded-for': '127.0.0.1' } })).statusCode).toBe(200);
   });
 
   it('the outbox is refused even behind TRUST_PROXY when a forwarded header claims loopback', async () => {

@@ -10,12 +10,22 @@ export function isLoopbackAddress(address: string | undefined): boolean {
 }
 
 /**
+ * A proxy on this machine (Vite's dev server with --host, say) makes every client look
+ * local. Forwarded headers never open the route; they can only close it: any address
+ * in them that is not loopback, or a Forwarded header at all, and the answer is 404.
+ */
+function isForwardedFromElsewhere(headers: Record<string, string | string[] | undefined>): boolean {
+  if (headers.forwarded !== undefined) return true;
+  const listed = [headers['x-forwarded-for'], headers['x-real-ip']].flat().filter((v): v is string => typeof v === 'string');
+  return listed.some((v) => v.split(',').some((a) => !isLoopbackAddress(a.trim())));
+}
+
+/**
  * GET /api/dev/sms-outbox?phone=… (architecture: SMS outbox). Registered only while
  * SMS_PROVIDER=outbox; with a real carrier no /api/dev route exists. It answers only a
  * client on this machine, judged by the socket's address: forwarded headers (and
- * Fastify's request.ip, which follows them under TRUST_PROXY) are never consulted, so a
- * reverse proxy on the same host does not open it to the world either way — it answers
- * 404 to anything that is not a direct loopback connection.
+ * Fastify's request.ip, which follows them under TRUST_PROXY) never open it; see
+ * isForwardedFromElsewhere for how they can close it.
  */
 export default async function devRoutes(app: FastifyInstance) {
   if (app.sms.name !== 'outbox') return;
@@ -23,8 +33,7 @@ export default async function devRoutes(app: FastifyInstance) {
     '/api/dev/sms-outbox',
     { schema: { querystring: { type: 'object', properties: { phone: { type: 'string', maxLength: 32 } }, required: ['phone'] } } },
     async (request, reply) => {
-      const isForwarded = ['x-forwarded-for', 'forwarded', 'x-real-ip'].some((h) => request.headers[h] !== undefined);
-      if (!isLoopbackAddress(request.socket.remoteAddress) || isForwarded) return reply.status(404).send({ message: 'not_found' });
+      if (!isLoopbackAddress(request.socket.remoteAddress) || isForwardedFromElsewhere(request.headers)) return reply.status(404).send({ message: 'not_found' });
       const shape = checkPhone(request.query.phone);
       if (shape) fail(shape, 'phone');
       const rows = await app.db
