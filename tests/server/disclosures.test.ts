@@ -88,8 +88,8 @@ describe('disclosures', () => {
     expect(res.statusCode).toBe(200);
     const id = res.json().data.disclosure_id;
     const sms = await h.app.db.selectFrom('sms_outbox').select('body').where('phone', '=', receiver).executeTakeFirstOrThrow();
-    expect(sms.body).toContain(`${h.app.env.publicUrl}/disclosures/${id}`);
     expect(sms.body).not.toContain('evil.example');
+    expect(sms.body).toContain(`${h.app.env.publicUrl}/disclosures/${id}`);
     expect(res.json().data.link).toBe(`${h.app.env.publicUrl}/disclosures/${id}`);
   });
 
