@@ -205,17 +205,29 @@ export async function operatorApi(browser: Browser): Promise<{ context: BrowserC
   return { context, request: context.request };
 }
 
+/** Screenshots at 1440, 900 and 390 px wide, then back to the page's own size. */
+async function screenshotWidths(page: Page, name: string): Promise<void> {
+  const size = page.viewportSize();
+  for (const width of [1440, 900, 390]) {
+    await page.setViewportSize({ width, height: 900 });
+    await screenshot(page, `${name}-${width}`);
+  }
+  if (size) await page.setViewportSize(size);
+}
+
 /**
  * The console's first login in the browser, after the password was submitted: reads the
  * key shown beside the QR code, types the authenticator's code, and passes the recovery
  * codes screen. Returns the secret (for later logins).
  */
-export async function enrollOperatorInPage(page: Page): Promise<string> {
+export async function enrollOperatorInPage(page: Page, screenshotName?: string): Promise<string> {
   await expect(page.getByTestId('operator-totp-qr')).toBeVisible();
+  if (screenshotName) await screenshotWidths(page, `${screenshotName}-enroll`);
   const secret = (await page.getByTestId('operator-totp-secret').innerText()).trim();
   await page.getByTestId('operator-totp-input').fill(totpCode(secret));
   await page.locator('form button[type=submit]').click();
   await expect(page.getByTestId('operator-recovery-codes').locator('code')).toHaveCount(10);
+  if (screenshotName) await screenshotWidths(page, `${screenshotName}-recovery`);
   await page.getByTestId('operator-recovery-done').click();
   return secret;
 }
