@@ -24,7 +24,7 @@ import type {
 } from '../../../core/api-types.ts';
 import { isUniqueViolation } from '../../db/database.ts';
 import { ApiError, fail } from '../../errors.ts';
-import { hashPassword, verifyPassword } from '../../services/passwords.ts';
+import { hashPassword, verifyPassword, verifyPasswordOrDummy } from '../../services/passwords.ts';
 import { hit } from '../../services/rate-limit.ts';
 import { lockedUntil, recordFailure, recordSuccess, unlockAccount } from '../../services/lockout.ts';
 import { isLockedOut } from '../../services/enterprises.ts';
@@ -88,7 +88,7 @@ export default async function userRoutes(app: FastifyInstance) {
       if (!user && config.allowUserNameLogin) user = await findUserByLoginId(db, loginId);
       if (!user) {
         // Same answer as a wrong password: the login form never says which of the two was wrong.
-        await verifyPassword(pass, 'scrypt$32768$8$1$AAAAAAAAAAAAAAAAAAAAAA==$AAAA');
+        await verifyPasswordOrDummy(pass, undefined);
         fail('invalid_password', 'password');
       }
       const account = `user:${user.id}`;
