@@ -28,7 +28,9 @@ export default defineConfig({
   server: {
     port: 5173,
     proxy: {
-      '/api': apiTarget,
+      // xfwd: the API sees who is really asking (Vite listens on every interface with
+      // --host), so its loopback-only developer routes stay closed to the LAN.
+      '/api': { target: apiTarget, xfwd: true },
       '/verify-api': apiTarget,
       '/score-api': apiTarget,
       '/config.json': apiTarget,

@@ -59,6 +59,9 @@ export type UploadInfo = { url: string; body_params: Record<string, string>; exi
 export type AddMemberResult = { phone: string; outcome: 'added' | 'invited'; employee_id?: number };
 export type BulkRowResult = { row: number; phone: string; ok: boolean; outcome?: 'added' | 'invited'; message?: string; field_name?: string };
 export type OperatorDto = { id: number; login_id: string; name: string };
+/** POST /operator/tokens: a session (with the recovery codes right after enrollment), or an enrollment offer. */
+export type OperatorLoginResult = (OperatorDto & { recovery_codes?: string[] }) | { enroll: { secret: string; uri: string } };
+export type OperatorAuditEntryDto = { id: number; login_id: string; action: string; target: string; detail: Record<string, unknown>; ip: string; created_at: number };
 export type OperatorApplicationDto = EnterpriseApplicationDto & {
   license_no: string;
   legal_person: string;

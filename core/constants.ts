@@ -20,9 +20,17 @@ export const ADD_MEMBER_TIMEOUT_MS = 10_000;
 export const DOWNLOAD_POLL_MS = 1000;
 export const DISCLOSURE_EXPIRED_ABOVE = 4;
 
-/** §8 login: repeated wrong passwords lock the login for ten minutes. */
+/**
+ * §8 login: repeated wrong passwords lock the login for ten minutes. Counted per
+ * (account, client address) first, so a stranger's guesses lock only the stranger out;
+ * across all addresses only at the far higher account threshold (docs/security.md).
+ */
 export const LOGIN_MAX_FAILURES = 5;
 export const LOGIN_LOCK_MS = 10 * 60 * 1000;
+/** Wrong passwords counted per (account, address) within this window. */
+export const LOGIN_FAILURE_WINDOW_MS = 60 * 60 * 1000;
+/** Wrong passwords from all addresses together that lock the account itself (per window). */
+export const LOGIN_ACCOUNT_MAX_FAILURES = 50;
 
 /** SMS code types of §7. */
 export const SMS_TYPES = { register: 1, disclosureReceiver: 8, reset: 11, codeLogin: 14, changePhoneOld: 15, changePhoneNew: 16, legalPerson: 17, vaultUnlock: 18 } as const;

@@ -62,6 +62,10 @@ export const ERROR_KEYS = [
   'validation_code_not_generated',
   'validation_code_required',
   'invitation_code_invalid',
+  'sms_send_failed',
+  // operator console second factor
+  'totp_required',
+  'totp_invalid',
   // enterprise
   'enterprise_already_exist',
   'enterprise_not_found',

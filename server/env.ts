@@ -10,7 +10,13 @@ export type Env = {
   storage: StorageEnv;
   /** STORAGE_KEY: the 32-byte master key that seals stored files; unset → DATA_DIR/storage.key (created on first use). */
   storageKey: Buffer | undefined;
-  smsProvider: 'outbox';
+  /** How text messages leave (SMS_PROVIDER and its settings). */
+  sms: SmsEnv;
+  /** The public origin every absolute URL is built from (PUBLIC_URL; default http://localhost:8080). */
+  publicUrl: string;
+  /** Whether PUBLIC_URL was set: a server reachable from outside without it warns at boot. */
+  isPublicUrlSet: boolean;
+  isProduction: boolean;
   configFile: string | undefined;
   logLevel: string;
   cookieSecure: boolean;
@@ -19,6 +25,73 @@ export type Env = {
   /** Multiplies the per-address rate limits (codes sent, logins); per-phone rules are unchanged. */
   addressLimitFactor: number;
 };
+
+export const SMS_PROVIDERS = ['outbox', 'webhook', 'aliyun', 'tencent'] as const;
+
+export type SmsEnv = {
+  provider: (typeof SMS_PROVIDERS)[number];
+  webhookUrl?: string;
+  webhookSecret?: string;
+  /** The carrier's API origin (SMS_ENDPOINT; defaults to the carrier's public one). */
+  endpoint?: string;
+  keyId?: string;
+  keySecret?: string;
+  signName?: string;
+  sdkAppId?: string;
+  region?: string;
+  /** Carrier template ids: 'code' (one parameter, the code) and 'disclosure' (enterprise, name, link). */
+  templates: Record<string, string>;
+  /** Waits between delivery attempts (SMS_RETRY_DELAYS_MS, comma-separated; default 500,2000). */
+  retryDelaysMs: number[];
+};
+
+const CARRIER_ENDPOINTS = { aliyun: 'https://dysmsapi.aliyuncs.com/', tencent: 'https://sms.tencentcloudapi.com/' } as const;
+
+/** SMS_PROVIDER and what it needs; production refuses the outbox, which would keep codes on the server. */
+function readSms(source: NodeJS.ProcessEnv, isProduction: boolean, problems: string[]): SmsEnv {
+  const provider = (source.SMS_PROVIDER || 'outbox') as SmsEnv['provider'];
+  const retryText = source.SMS_RETRY_DELAYS_MS ?? '500,2000';
+  const retryDelaysMs = retryText === '' ? [] : retryText.split(',').map((x) => Number(x.trim()));
+  if (retryDelaysMs.some((n) => !Number.isInteger(n) || n < 0 || n > 60_000) || retryDelaysMs.length > 5) {
+    problems.push(`SMS_RETRY_DELAYS_MS must be up to 5 comma-separated waits in ms (0–60000), got "${retryText}"`);
+  }
+  const sms: SmsEnv = { provider, templates: {}, retryDelaysMs };
+  if (!(SMS_PROVIDERS as readonly string[]).includes(provider)) {
+    problems.push(`SMS_PROVIDER "${provider}" is not supported (supported: ${SMS_PROVIDERS.join(', ')})`);
+    return sms;
+  }
+  if (provider === 'outbox') {
+    if (isProduction) {
+      problems.push(
+        'NODE_ENV=production needs a real SMS_PROVIDER (webhook, aliyun or tencent): the outbox keeps login and reset codes on the server and is for a developer machine only',
+      );
+    }
+    return sms;
+  }
+  const need = (name: string) => {
+    const v = source[name];
+    if (!v) problems.push(`${name} is required when SMS_PROVIDER=${provider}`);
+    return v ?? '';
+  };
+  if (provider === 'webhook') {
+    sms.webhookUrl = need('SMS_WEBHOOK_URL');
+    if (sms.webhookUrl && !/^https?:\/\/[^/]+/.test(sms.webhookUrl)) problems.push('SMS_WEBHOOK_URL must be an http(s):// URL');
+    sms.webhookSecret = need('SMS_WEBHOOK_SECRET');
+    if (sms.webhookSecret && sms.webhookSecret.length < 16) problems.push('SMS_WEBHOOK_SECRET must be at least 16 characters');
+    return sms;
+  }
+  sms.endpoint = source.SMS_ENDPOINT || CARRIER_ENDPOINTS[provider];
+  if (!/^https?:\/\/[^/]+/.test(sms.endpoint)) problems.push('SMS_ENDPOINT must be an http(s):// URL');
+  sms.keyId = need('SMS_ACCESS_KEY_ID');
+  sms.keySecret = need('SMS_ACCESS_KEY_SECRET');
+  sms.signName = need('SMS_SIGN_NAME');
+  sms.templates = { code: need('SMS_TEMPLATE_CODE'), disclosure: need('SMS_TEMPLATE_DISCLOSURE') };
+  if (provider === 'tencent') {
+    sms.sdkAppId = need('SMS_SDK_APP_ID');
+    sms.region = source.SMS_REGION || 'ap-guangzhou';
+  }
+  return sms;
+}
 
 export type StorageEnv =
   | { kind: 'local'; dir: string }
@@ -74,8 +147,10 @@ export function readEnv(source: NodeJS.ProcessEnv = process.env): Env {
   const storage = storageUrl && !/^(s3|file):\/\//.test(storageUrl) ? ({ kind: 'local', dir: '' } as const) : readStorage(source, dataDir, problems);
   const storageKeyText = source.STORAGE_KEY || undefined;
   if (storageKeyText && !/^[0-9a-fA-F]{64}$/.test(storageKeyText)) problems.push('STORAGE_KEY must be 64 hex digits (32 bytes), e.g. from `openssl rand -hex 32`');
-  const smsProvider = source.SMS_PROVIDER ?? 'outbox';
-  if (smsProvider !== 'outbox') problems.push(`SMS_PROVIDER "${smsProvider}" is not supported (supported: outbox)`);
+  const isProduction = source.NODE_ENV === 'production';
+  const sms = readSms(source, isProduction, problems);
+  const publicUrl = (source.PUBLIC_URL || 'http://localhost:8080').replace(/\/+$/, '');
+  if (!/^https?:\/\/[^/?#]+(\/[^?#]*)?$/.test(publicUrl)) problems.push(`PUBLIC_URL must be an origin such as https://provena.example.com, got "${source.PUBLIC_URL}"`);
   const logLevel = source.LOG_LEVEL ?? 'info';
   if (!LOG_LEVELS.includes(logLevel)) problems.push(`LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}`);
   for (const flag of ['COOKIE_SECURE', 'TRUST_PROXY']) {
@@ -95,7 +170,10 @@ export function readEnv(source: NodeJS.ProcessEnv = process.env): Env {
     storageUrl,
     storage,
     storageKey: storageKeyText ? Buffer.from(storageKeyText, 'hex') : undefined,
-    smsProvider: 'outbox',
+    sms,
+    publicUrl,
+    isPublicUrlSet: Boolean(source.PUBLIC_URL),
+    isProduction,
     configFile: source.PROVENA_CONFIG || undefined,
     logLevel,
     cookieSecure: isOn(source.COOKIE_SECURE),

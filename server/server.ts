@@ -1,6 +1,11 @@
 import { readEnv } from './env.ts';
 import { buildServer } from './build-app.ts';
 
+/** Whether the server listens only on this machine (no one else can follow its links anyway). */
+function isLoopbackHost(host: string): boolean {
+  return host === 'localhost' || host === '::1' || /^127\./.test(host);
+}
+
 /** Boots the app: reads the environment, listens, and shuts down cleanly on SIGINT/SIGTERM. */
 async function main() {
   let env;
@@ -29,7 +34,14 @@ async function main() {
   await server.listen({ port: env.port, host: env.host });
   const shown = env.host === '0.0.0.0' || env.host === '::' ? 'localhost' : env.host;
   server.log.info(`Provena is running at http://${shown}:${server.server.address() && typeof server.server.address() === 'object' ? (server.server.address() as { port: number }).port : env.port}`);
-  server.log.info(`SMS codes (outbox): printed in this log and at GET /api/dev/sms-outbox?phone=<11 digits>`);
+  if (env.sms.provider === 'outbox') {
+    server.log.info(`SMS codes (outbox): printed in this log and at GET /api/dev/sms-outbox?phone=<11 digits> from this machine only`);
+  }
+  if (!env.isPublicUrlSet && !isLoopbackHost(env.host)) {
+    server.log.warn(
+      `PUBLIC_URL is not set while listening on ${env.host}: SMS links, certificate QR codes and explorer links will point at ${env.publicUrl}. Set PUBLIC_URL to the address people reach this server at.`,
+    );
+  }
 }
 
 main().catch((error) => {

@@ -19,6 +19,7 @@ import { assets } from './migrations/0012-assets.ts';
 import { home } from './migrations/0013-home.ts';
 import { enterpriseKeys } from './migrations/0014-enterprise-keys.ts';
 import { checkpointAnchors } from './migrations/0016-checkpoint-anchors.ts';
+import { operatorSecurity } from './migrations/0017-operator-security.ts';
 
 export type Db = Kysely<Database>;
 
@@ -37,6 +38,7 @@ export function migrations(dialect: Dialect): Record<string, Migration> {
     '0013-home': home(dialect),
     '0014-enterprise-keys': enterpriseKeys(dialect),
     '0016-checkpoint-anchors': checkpointAnchors(),
+    '0017-operator-security': operatorSecurity(dialect),
   };
 }
 

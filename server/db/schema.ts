@@ -158,7 +158,20 @@ export type EnterpriseApplicationsTable = {
   updated_at: number;
 };
 
-export type OperatorsTable = { id: Generated<number>; login_id: string; name: Generated<string>; password_hash: string; created_at: number };
+export type OperatorsTable = {
+  id: Generated<number>;
+  login_id: string;
+  name: Generated<string>;
+  password_hash: string;
+  created_at: number;
+  /** Sealed TOTP secret (null until enrolled) and the one offered at enrollment. */
+  totp_secret: string | null;
+  totp_pending: string | null;
+  totp_last_step: Generated<number>;
+};
+export type OperatorRecoveryCodesTable = { id: Generated<number>; operator_id: number; code_hash: string; used_at: number | null };
+/** Append-only (database triggers refuse UPDATE and DELETE). */
+export type OperatorAuditTable = { id: Generated<number>; operator_id: number | null; login_id: string; action: string; target: Generated<string>; detail: Generated<string>; ip: Generated<string>; created_at: number };
 export type OperatorSessionsTable = { id: string; operator_id: number; created_at: number; expires_at: number };
 export type FilesTable = { id: string; size: number; type: string; created_at: number };
 export type FileOwnersTable = { file_id: string; user_id: number; created_at: number };
@@ -385,6 +398,8 @@ export type Database = {
   enterprise_applications: EnterpriseApplicationsTable;
   operators: OperatorsTable;
   operator_sessions: OperatorSessionsTable;
+  operator_recovery_codes: OperatorRecoveryCodesTable;
+  operator_audit: OperatorAuditTable;
   files: FilesTable;
   file_owners: FileOwnersTable;
   ledger_anchors: LedgerAnchorsTable;

@@ -30,7 +30,8 @@ export type LedgerPluginOptions = { config?: Partial<LedgerConfig>; isSealingTim
 
 /** Decorates the app with the ledger and the certificate jobs; seals on a timer while the app runs. */
 export default fp<LedgerPluginOptions>(async function ledgerPlugin(app, opts) {
-  const config = { ...readLedgerConfig(), ...opts.config };
+  // One public origin for every absolute URL: the validated PUBLIC_URL of the environment.
+  const config = { ...readLedgerConfig(), publicUrl: app.env.publicUrl, ...opts.config };
   // Checkpoints go to the object store (STORAGE_URL or DATA_DIR/blobs/objects), beside the database, not in it.
   const checkpoints = new CheckpointStore(driverFor(app.env.storage), checkpointOrigin(config.publicUrl));
   const ledger = new Ledger(app.db, config, app.log, checkpoints);

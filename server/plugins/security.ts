@@ -10,14 +10,20 @@ const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
  * browser sends it, is honoured too. Also sets the baseline security headers.
  */
 export default fp(async function securityPlugin(app: FastifyInstance) {
+  // The services plugin decorates env after this one is registered: read it on first use.
+  let publicHost: string | undefined;
   app.addHook('onRequest', async (request, reply) => {
     if (SAFE_METHODS.has(request.method)) return;
     const origin = request.headers.origin;
-    const host = request.headers['x-forwarded-host'] ?? request.headers.host;
+    // Same site: the origin this server is published at (PUBLIC_URL) or the Host the
+    // browser connected to. X-Forwarded-Host is never read: anyone can send it.
+    const host = request.headers.host;
     let isCrossSite = request.headers['sec-fetch-site'] === 'cross-site';
     if (origin && origin !== 'null') {
       try {
-        isCrossSite ||= new URL(origin).host !== host;
+        const originHost = new URL(origin).host;
+        publicHost ??= new URL(app.env.publicUrl).host;
+        isCrossSite ||= originHost !== host && originHost !== publicHost;
       } catch {
         isCrossSite = true;
       }

@@ -4,7 +4,8 @@ import cookie from '@fastify/cookie';
 import type { Db } from '../db/database.ts';
 import type { DeploymentConfig } from '../../core/config.ts';
 import type { Env } from '../env.ts';
-import { codeService, outboxProvider, type CodeService, type SmsProvider } from '../services/sms.ts';
+import { codeService, type CodeService, type SmsProvider } from '../services/sms.ts';
+import { providerFromEnv, withRetries } from '../services/sms-providers.ts';
 import { SESSION_COOKIE, SESSION_TTL_MS, sessionService, type SessionRow, type SessionService } from '../services/sessions.ts';
 import { ApiError } from '../errors.ts';
 
@@ -34,7 +35,7 @@ export default fp<ServicesOptions>(async function servicesPlugin(app, opts) {
   app.decorate('db', opts.db);
   app.decorate('config', opts.config);
   app.decorate('env', opts.env);
-  const sms = outboxProvider(opts.db, app.log);
+  const sms = withRetries(providerFromEnv(opts.env.sms, opts.db, app.log), opts.env.sms.retryDelaysMs, app.log);
   app.decorate('sms', sms);
   app.decorate('codes', codeService(opts.db, sms, opts.env.addressLimitFactor));
   const sessions = sessionService(opts.db);

@@ -1,4 +1,5 @@
 import { randomBytes, scrypt, timingSafeEqual, type ScryptOptions } from 'node:crypto';
+import diagnostics from 'node:diagnostics_channel';
 
 /**
  * Passwords are stored as scrypt (N=2^15, r=8, p=1, 64-byte key, 16-byte salt):
@@ -32,4 +33,22 @@ export async function verifyPassword(password: string, stored: string): Promise<
     maxmem: PARAMS.maxmem,
   });
   return key.length === expected.length && timingSafeEqual(key, expected);
+}
+
+/**
+ * Published once per login check that had no account to check against: the dummy
+ * hash was verified instead, so that an unknown login id costs the same scrypt work as
+ * a known one (no timing oracle). Tests subscribe to see that path taken.
+ */
+export const dummyVerifyChannel = diagnostics.channel('provena:password:dummy-verify');
+
+let dummyHash: Promise<string> | undefined;
+
+/** Checks `password` against `stored`, or, when there is no account, against a real scrypt hash of a random password (always false). */
+export async function verifyPasswordOrDummy(password: string, stored: string | undefined): Promise<boolean> {
+  if (stored !== undefined) return verifyPassword(password, stored);
+  dummyHash ??= hashPassword(randomBytes(16).toString('base64'));
+  await verifyPassword(password, await dummyHash);
+  if (dummyVerifyChannel.hasSubscribers) dummyVerifyChannel.publish({});
+  return false;
 }

@@ -1,5 +1,4 @@
-import { createHash, randomInt, timingSafeEqual } from 'node:crypto';
-import type { FastifyBaseLogger } from 'fastify';
+import { createHash, randomInt, randomUUID, timingSafeEqual } from 'node:crypto';
 import type { Db } from '../db/database.ts';
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema.ts';
@@ -10,26 +9,10 @@ import {
   SMS_RESEND_INTERVAL_MS,
 } from '../../core/constants.ts';
 import { ApiError } from '../errors.ts';
-import { hit } from './rate-limit.ts';
+import { clear, hit } from './rate-limit.ts';
+import type { SmsProvider } from './sms-providers.ts';
 
-export type SmsMessage = { phone: string; code: string; type: number; body: string };
-
-/** Where text messages go: a carrier gateway in production, the outbox locally. */
-export type SmsProvider = {
-  readonly name: string;
-  send(message: SmsMessage): Promise<void>;
-};
-
-/** Stores each message and prints it to the log: what a local run and the tests read codes from. */
-export function outboxProvider(db: Db, log: FastifyBaseLogger): SmsProvider {
-  return {
-    name: 'outbox',
-    async send(message) {
-      await db.insertInto('sms_outbox').values({ ...message, sent_at: Date.now() }).execute();
-      log.info({ sms: { phone: message.phone, type: message.type, code: message.code } }, `SMS to ${message.phone}: ${message.body}`);
-    },
-  };
-}
+export type { SmsMessage, SmsProvider } from './sms-providers.ts';
 
 function hashCode(phone: string, type: number, code: string): string {
   return createHash('sha256').update(`${phone}:${type}:${code}`).digest('hex');
@@ -48,7 +31,9 @@ const SMS_TEXT: Record<number, string> = {
 };
 
 /** Per-address ceiling on codes sent, on top of the one-a-minute rule per phone and type. */
-const CODES_PER_ADDRESS = { limit: 20, windowMs: 60 * 60 * 1000 };
+export const CODES_PER_ADDRESS = { limit: 20, windowMs: 60 * 60 * 1000 };
+/** Per-phone ceiling on codes sent, whatever the type: one phone cannot be flooded through the types. */
+export const CODES_PER_PHONE = { limit: 10, windowMs: 60 * 60 * 1000 };
 
 export type CodeService = ReturnType<typeof codeService>;
 
@@ -66,13 +51,32 @@ export function codeService(db: Db, provider: SmsProvider, addressLimitFactor = 
       if (!(await hit(db, `sms-ip:${ip}`, CODES_PER_ADDRESS.limit * addressLimitFactor, CODES_PER_ADDRESS.windowMs, now))) {
         throw new ApiError('too_frequent_operation', 'validation_code');
       }
+      if (!(await hit(db, `sms-phone:${phone}`, CODES_PER_PHONE.limit, CODES_PER_PHONE.windowMs, now))) {
+        throw new ApiError('too_frequent_operation', 'validation_code');
+      }
       const code = String(randomInt(0, 10 ** SMS_CODE_LENGTH)).padStart(SMS_CODE_LENGTH, '0');
-      await db
+      const inserted = await db
         .insertInto('sms_codes')
         .values({ phone, type, code_hash: hashCode(phone, type, code), created_at: now, expires_at: now + SMS_CODE_TTL_MS, used_at: null })
-        .execute();
+        .returning('id')
+        .executeTakeFirstOrThrow();
       const text = SMS_TEXT[type] ?? '验证码';
-      await provider.send({ phone, code, type, body: `【Provena】${text}：${code}，10分钟内有效。如非本人操作，请忽略。` });
+      try {
+        await provider.send({
+          id: randomUUID(),
+          phone,
+          type,
+          template: 'code',
+          params: { code },
+          text: `【Provena】${text}：${code}，10分钟内有效。如非本人操作，请忽略。`,
+        });
+      } catch {
+        // Not delivered (after the provider's retries): the code is void and the
+        // one-a-minute rule is given back, so the user can ask again at once.
+        await db.deleteFrom('sms_codes').where('id', '=', inserted.id).execute();
+        await clear(db, `sms:${phone}:${type}`);
+        throw new ApiError('sms_send_failed', 'validation_code');
+      }
     },
 
     /**

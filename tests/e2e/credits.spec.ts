@@ -1,5 +1,5 @@
 import { expect as baseExpect, test, type Page } from '@playwright/test';
-import { createEnterprise, createOperator, field, giveCredits, joinCompany, latestCode, ok, operatorApi, person, screenshot, tr, useLocale, type Locale, type Person } from './support.ts';
+import { createEnterprise, createOperator, enrollOperatorInPage, field, giveCredits, joinCompany, latestCode, ok, operatorApi, person, screenshot, tr, useLocale, type Locale, type Person } from './support.ts';
 
 const VAULT_CODE = 18;
 // The machine running the suite is shared and slow at times: screens get longer to settle (no assertion here is about speed).
@@ -79,6 +79,7 @@ test.describe('credits', () => {
     await field(op, E('Operator account')).fill('e2e-credit-ops');
     await field(op, E('Password')).fill('OperatorPass1');
     await op.getByRole('button', { name: E('Log in'), exact: true }).click();
+    await enrollOperatorInPage(op);
     await op.getByTestId('operator-tab-credit-orders').click();
     const opRow = op.getByTestId(`operator-order-${orderNo}`);
     await expect(opRow).toContainText(company.name);

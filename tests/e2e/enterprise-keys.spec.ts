@@ -5,7 +5,7 @@ import { createCsrPem } from '../../core/crypto/csr.ts';
 import { signDigest } from '../../core/crypto/digest-signature.ts';
 import { exportEncryptedPkcs8Pem, generateKeyPair, importEncryptedPkcs8Pem, sign } from '../../core/crypto/keys.ts';
 import { depositMessage } from '../../core/enterprise-keys.ts';
-import { createEnterprise, createOperator, field, ok, person, screenshot, tr, useLocale, type Locale } from './support.ts';
+import { createEnterprise, createOperator, enrollOperatorInPage, field, ok, person, screenshot, tr, useLocale, type Locale } from './support.ts';
 
 const PASSPHRASE = 'Provena-Key-2024!x';
 // PBKDF2 (100 000 iterations) runs in the page's worker on a shared, busy machine: waits get room.
@@ -162,6 +162,7 @@ test.describe('enterprise key, certificate and custody', () => {
     await field(op, 'Operator account').fill('e2e-keys-ops');
     await field(op, 'Password').fill('OperatorPass1');
     await op.getByRole('button', { name: 'Log in', exact: true }).click();
+    await enrollOperatorInPage(op);
     await op.getByTestId('operator-tab-custody').click();
     const row = op.getByRole('row').filter({ hasText: company.name });
     await expect(row).toContainText('改用自有证书');

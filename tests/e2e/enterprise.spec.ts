@@ -2,7 +2,7 @@ import { expect, test, type Browser, type Page } from '@playwright/test';
 import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { cardCheckChar } from '../../core/identity.ts';
-import { createOperator, field, latestCode, randomPhone, registerByApi, screenshot, tr, useLocale, type Locale } from './support.ts';
+import { createOperator, enrollOperatorInPage, field, totpCode, latestCode, randomPhone, registerByApi, screenshot, tr, useLocale, type Locale } from './support.ts';
 
 function randomCardNo(): string {
   const first17 = `110105199${Math.floor(Math.random() * 10)}0101${String(Math.floor(Math.random() * 1000)).padStart(3, '0')}`;
@@ -178,6 +178,7 @@ test.describe('identity and enterprises, two browsers', () => {
     await field(op, L('Operator account')).fill('e2e-ops');
     await field(op, L('Password')).fill('OperatorPass1');
     await op.getByRole('button', { name: L('Log in'), exact: true }).click();
+    const totpSecret = await enrollOperatorInPage(op, 'operator-en');
     const row = op.getByRole('row').filter({ hasText: companyName });
     await row.getByRole('button', { name: L('Reject') }).click();
     await op.getByLabel(L('Reason (shown to the applicant)')).fill('The stamp is not legible');
@@ -200,6 +201,25 @@ test.describe('identity and enterprises, two browsers', () => {
     await op.reload();
     await op.getByRole('row').filter({ hasText: companyName }).getByRole('button', { name: L('Approve') }).click();
     await expect(op.getByRole('row').filter({ hasText: companyName })).toHaveCount(0);
+    // Both decisions, and the console login, are in the operator audit log.
+    await op.getByTestId('operator-tab-audit').click();
+    const audit = op.getByTestId('operator-audit');
+    await expect(audit.locator('tr[data-action="application_approved"]').first()).toContainText('e2e-ops');
+    await expect(audit.locator('tr[data-action="application_rejected"]').first()).toContainText('The stamp is not legible');
+    await expect(audit.locator('tr[data-action="totp_enrolled"]').first()).toBeVisible();
+    for (const width of [1440, 900, 390]) {
+      await op.setViewportSize({ width, height: 900 });
+      await screenshot(op, `operator-audit-${width}`);
+    }
+    // The next login needs the authenticator's code (the next 30-second step: each code works once).
+    await op.setViewportSize({ width: 1440, height: 900 });
+    await op.getByRole('button', { name: L('Log out') }).click();
+    await field(op, L('Operator account')).fill('e2e-ops');
+    await field(op, L('Password')).fill('OperatorPass1');
+    await op.getByRole('button', { name: L('Log in'), exact: true }).click();
+    await op.getByTestId('operator-totp-input').fill(totpCode(totpSecret, Date.now() + 30_000));
+    await op.getByRole('button', { name: L('Log in'), exact: true }).click();
+    await expect(op.getByTestId('operator-tab-audit')).toBeVisible();
 
     // Approved: the applicant is super administrator of the new company.
     await C.page.reload();

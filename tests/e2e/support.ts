@@ -4,6 +4,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { expect, type APIRequestContext, type APIResponse, type Browser, type BrowserContext, type Page } from '@playwright/test';
+import * as OTPAuth from 'otpauth';
 import { cardCheckChar } from '../../core/identity.ts';
 
 export type Locale = 'zh' | 'en' | 'ja';
@@ -183,9 +184,14 @@ export function createOperator(loginId: string, password: string): void {
   const listing = execFileSync('ss', ['-Hltnp', `sport = :${port}`], { encoding: 'utf8' });
   const pid = /pid=(\d+)/.exec(listing)?.[1];
   if (!pid) throw new Error(`no server found on port ${port}: ${listing}`);
-  execFileSync(process.execPath, ['bin/provena.ts', 'operator-create', '--login', loginId, '--password', password], {
+  execFileSync(process.execPath, ['bin/provena.ts', 'operator-create', '--login', loginId, '--password', password, '--reset-totp'], {
     env: { ...process.env, DATA_DIR: path.join(os.tmpdir(), `provena-e2e-${pid}`) },
   });
+}
+
+/** The 6-digit code an authenticator app shows for a base32 TOTP secret (RFC 6238, 30 s, SHA-1). */
+export function totpCode(secret: string, timestamp = Date.now()): string {
+  return new OTPAuth.TOTP({ secret: OTPAuth.Secret.fromBase32(secret), digits: 6, period: 30, algorithm: 'SHA1' }).generate({ timestamp });
 }
 
 /** A logged-in platform operator's API (its own browser context; close it with `.dispose()` of the context). */
@@ -193,8 +199,37 @@ export async function operatorApi(browser: Browser): Promise<{ context: BrowserC
   const loginId = `e2e-credit-ops-${Date.now()}`;
   createOperator(loginId, 'OperatorPass1');
   const context = await browser.newContext();
-  await ok(context.request.post('/api/v1/operator/tokens', { data: { login_id: loginId, password: 'OperatorPass1' } }), 'operator login');
+  // First login: the server offers an authenticator secret; the first code enrolls it and opens the session.
+  const offer = await ok(context.request.post('/api/v1/operator/tokens', { data: { login_id: loginId, password: 'OperatorPass1' } }), 'operator login');
+  await ok(context.request.post('/api/v1/operator/tokens', { data: { login_id: loginId, password: 'OperatorPass1', totp_code: totpCode(offer.enroll.secret) } }), 'operator enrollment');
   return { context, request: context.request };
+}
+
+/** Screenshots at 1440, 900 and 390 px wide, then back to the page's own size. */
+async function screenshotWidths(page: Page, name: string): Promise<void> {
+  const size = page.viewportSize();
+  for (const width of [1440, 900, 390]) {
+    await page.setViewportSize({ width, height: 900 });
+    await screenshot(page, `${name}-${width}`);
+  }
+  if (size) await page.setViewportSize(size);
+}
+
+/**
+ * The console's first login in the browser, after the password was submitted: reads the
+ * key shown beside the QR code, types the authenticator's code, and passes the recovery
+ * codes screen. Returns the secret (for later logins).
+ */
+export async function enrollOperatorInPage(page: Page, screenshotName?: string): Promise<string> {
+  await expect(page.getByTestId('operator-totp-qr')).toBeVisible();
+  if (screenshotName) await screenshotWidths(page, `${screenshotName}-enroll`);
+  const secret = (await page.getByTestId('operator-totp-secret').innerText()).trim();
+  await page.getByTestId('operator-totp-input').fill(totpCode(secret));
+  await page.locator('form button[type=submit]').click();
+  await expect(page.getByTestId('operator-recovery-codes').locator('code')).toHaveCount(10);
+  if (screenshotName) await screenshotWidths(page, `${screenshotName}-recovery`);
+  await page.getByTestId('operator-recovery-done').click();
+  return secret;
 }
 
 /**

@@ -1,6 +1,15 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { clearRateLimits, sessionCookie, startHarness, type Harness } from './harness.ts';
 import { hashPassword } from '../../server/services/passwords.ts';
+import { lockedUntil } from '../../server/services/lockout.ts';
+import { LOGIN_ACCOUNT_MAX_FAILURES, LOGIN_MAX_FAILURES } from '../../core/constants.ts';
+
+const lockedUntilOf = (harness: Harness, account: string, ip: string) => lockedUntil(harness.app.db, account, ip);
+
+/** Resets the code and address counters but keeps password locks and their counters. */
+async function clearRateLimitsExceptLocks(harness: Harness) {
+  await harness.app.db.deleteFrom('rate_limits').where('key', 'not like', 'lock:%').where('key', 'not like', 'fail:%').execute();
+}
 
 let h: Harness;
 beforeAll(async () => {
@@ -241,13 +250,42 @@ describe('login (§5, §8)', () => {
     expect(fifth.json()).toEqual({ message: 'operating_too_frequently', field_name: 'login_id' });
     const right = await h.request({ method: 'POST', url: '/api/v1/users', body: { login_id: phone, password: 'Passw0rdA' } });
     expect(right.json()).toEqual({ message: 'operating_too_frequently', field_name: 'login_id' });
-    const user = await h.app.db.selectFrom('users').select('locked_until').where('phonenumber', '=', phone).executeTakeFirstOrThrow();
-    expect(user.locked_until - Date.now()).toBeGreaterThan(9 * 60 * 1000);
-    expect(user.locked_until - Date.now()).toBeLessThanOrEqual(10 * 60 * 1000);
+    // The lock is kept per (account, address): this test's requests all come from 127.0.0.1.
+    const user = await h.app.db.selectFrom('users').select('id').where('phonenumber', '=', phone).executeTakeFirstOrThrow();
+    const lockedUntil = await lockedUntilOf(h, `user:${user.id}`, '127.0.0.1');
+    expect(lockedUntil - Date.now()).toBeGreaterThan(9 * 60 * 1000);
+    expect(lockedUntil - Date.now()).toBeLessThanOrEqual(10 * 60 * 1000);
     // Ten minutes later the right password works again.
-    await h.app.db.updateTable('users').set({ locked_until: Date.now() - 1 }).where('phonenumber', '=', phone).execute();
+    await h.app.db.updateTable('rate_limits').set({ window_start: Date.now() - 10 * 60 * 1000 - 1 }).where('key', '=', `lock:user:${user.id}@127.0.0.1`).execute();
     const later = await h.request({ method: 'POST', url: '/api/v1/users', body: { login_id: phone, password: 'Passw0rdA' } });
     expect(later.statusCode).toBe(200);
+  });
+
+  it("a stranger's wrong passwords lock only the stranger's address; the owner elsewhere, and code login, still get in", async () => {
+    const phone = newPhone();
+    await h.register(phone, 'Passw0rdA');
+    const login = (password: string, remoteAddress: string) => h.app.inject({ method: 'POST', url: '/api/v1/users', payload: { login_id: phone, password }, remoteAddress });
+    for (let i = 0; i < 4; i += 1) expect((await login('Wrong1234', '203.0.113.50')).json().message).toBe('invalid_password');
+    expect((await login('Wrong1234', '203.0.113.50')).json()).toEqual({ message: 'operating_too_frequently', field_name: 'login_id' });
+    expect((await login('Passw0rdA', '203.0.113.50')).json()).toEqual({ message: 'operating_too_frequently', field_name: 'login_id' });
+    // The owner, from their own address, is not locked out.
+    expect((await login('Passw0rdA', '198.51.100.20')).statusCode).toBe(200);
+    // Many addresses together reach the account threshold: then the password is locked everywhere…
+    const user = await h.app.db.selectFrom('users').select('id').where('phonenumber', '=', phone).executeTakeFirstOrThrow();
+    let isAccountLocked = false;
+    for (let a = 1; a <= LOGIN_ACCOUNT_MAX_FAILURES / LOGIN_MAX_FAILURES + 1 && !isAccountLocked; a += 1) {
+      for (let i = 0; i < LOGIN_MAX_FAILURES; i += 1) await login('Wrong1234', `192.0.2.${a}`);
+      isAccountLocked = (await lockedUntilOf(h, `user:${user.id}`, '198.51.100.20')) > 0;
+    }
+    expect(isAccountLocked).toBe(true);
+    expect((await login('Passw0rdA', '198.51.100.20')).json()).toEqual({ message: 'operating_too_frequently', field_name: 'login_id' });
+    // …but code login (§1) still works, and clears the locks.
+    await clearRateLimitsExceptLocks(h);
+    expect((await h.request({ method: 'GET', url: `/api/v1/validation/public-code?phonenumber=${phone}&type=14` })).statusCode).toBe(200);
+    const byCode = await h.request({ method: 'POST', url: '/api/v2/users', body: { login_id: phone, validation_code: await h.latestCode(phone) } });
+    expect(byCode.statusCode).toBe(200);
+    expect((await login('Passw0rdA', '198.51.100.20')).statusCode).toBe(200);
+    expect((await login('Passw0rdA', '203.0.113.50')).statusCode).toBe(200);
   });
 
   it('refuses a frozen account with employee_locked, by password and by code', async () => {

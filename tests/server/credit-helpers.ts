@@ -1,4 +1,4 @@
-import { upsertOperator } from '../../server/services/operators.ts';
+import { operatorLogin } from './operator-helpers.ts';
 import type { Harness } from './harness.ts';
 
 /**
@@ -11,10 +11,7 @@ let operatorSeq = 0;
 export async function operatorCookie(h: Harness): Promise<string> {
   operatorSeq += 1;
   const loginId = `ops-credits-${process.pid}-${operatorSeq}`;
-  await upsertOperator(h.app.db, { loginId, password: 'OperatorPass1' });
-  const res = await h.request({ method: 'POST', url: '/api/v1/operator/tokens', body: { login_id: loginId, password: 'OperatorPass1' } });
-  if (res.statusCode !== 200) throw new Error(`operator login failed: ${res.body}`);
-  return res.cookies.map((c) => `${c.name}=${c.value}`).join('; ');
+  return operatorLogin(h, loginId);
 }
 
 /** An administrator's top-up order of `amount`, confirmed by an operator: the pool grows by `amount`. */

@@ -40,7 +40,7 @@ describe('disclosures', () => {
   }, 60_000);
   afterAll(async () => h.close());
 
-  async function create(overrides: Record<string, unknown> = {}, cookie = owner.cookie, phone = owner.phone) {
+  async function create(overrides: Record<string, unknown> = {}, cookie = owner.cookie, phone = owner.phone, headers: Record<string, string> = {}) {
     await clearRateLimits(h.app);
     const sent = await h.request({ method: 'GET', url: '/api/v2/disclosures/validation-code', cookie });
     expect(sent.statusCode).toBe(200);
@@ -49,6 +49,7 @@ describe('disclosures', () => {
       method: 'POST',
       url: '/api/v2/disclosures',
       cookie,
+      headers,
       body: { hash: identity, name: '设计图', received_phone: receiver, store_name: '华东仓', type: 2, store_forever: true, validation_code: await codeOf(h, phone, DISCLOSURE_SMS_TYPES.senderConfirm), ...overrides },
     });
     return { res, receiver };
@@ -80,6 +81,16 @@ describe('disclosures', () => {
     expect(pub.json().data.record).toBeUndefined();
     const mine = await h.request({ method: 'GET', url: `/api/v2/disclosures/records/${record.disclosure_id}`, cookie: owner.cookie });
     expect(mine.json().data.record.received_phone).toBe(receiver);
+  });
+
+  it('the SMS link is built from PUBLIC_URL, whatever Host, Origin or X-Forwarded-Host the request names', async () => {
+    const { res, receiver } = await create({}, owner.cookie, owner.phone, { host: 'evil.example', origin: 'http://evil.example', 'x-forwarded-host': 'evil.example', 'x-forwarded-proto': 'https' });
+    expect(res.statusCode).toBe(200);
+    const id = res.json().data.disclosure_id;
+    const sms = await h.app.db.selectFrom('sms_outbox').select('body').where('phone', '=', receiver).executeTakeFirstOrThrow();
+    expect(sms.body).not.toContain('evil.example');
+    expect(sms.body).toContain(`${h.app.env.publicUrl}/disclosures/${id}`);
+    expect(res.json().data.link).toBe(`${h.app.env.publicUrl}/disclosures/${id}`);
   });
 
   it('refuses a wrong sender code, an unstored or unregistered file, a bad phone and a missing expiry, on their fields', async () => {

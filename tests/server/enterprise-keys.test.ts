@@ -6,7 +6,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startHarness, type Harness } from './harness.ts';
 import { memberOf, newPhone, ownerWithEnterprise } from './enterprise-helpers.ts';
-import { upsertOperator } from '../../server/services/operators.ts';
+import { operatorLogin } from './operator-helpers.ts';
 import { purgeExpiredKeys } from '../../server/services/enterprise-keys.ts';
 import { createCsrPem } from '../../core/crypto/csr.ts';
 import { signDigest } from '../../core/crypto/digest-signature.ts';
@@ -72,9 +72,7 @@ async function deposit(owner: Owner) {
 }
 
 async function operatorCookie(login: string): Promise<string> {
-  await upsertOperator(h.app.db, { loginId: login, password: 'OperatorPass1' });
-  const res = await h.request({ method: 'POST', url: '/api/v1/operator/tokens', body: { login_id: login, password: 'OperatorPass1' } });
-  return res.cookies.map((c) => `${c.name}=${c.value}`).join('; ');
+  return operatorLogin(h, login);
 }
 
 async function countsFor(enterpriseId: number) {

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { clearRateLimits, startHarness, type Harness } from './harness.ts';
 import { identityOf, memberOf, multipartBody, newCardNo, newLicence, newPhone, ownerWithEnterprise, pngBytes, realAuth, upload } from './enterprise-helpers.ts';
 import { upsertOperator } from '../../server/services/operators.ts';
+import { operatorLogin } from './operator-helpers.ts';
 
 let h: Harness;
 beforeAll(async () => {
@@ -307,9 +308,7 @@ describe('§6 authorisation matrix', () => {
     const outsiderOwner = await ownerWithEnterprise(h, '外部公司');
     const loner = await h.register(newPhone());
     await h.app.db.deleteFrom('operators').execute();
-    await upsertOperator(h.app.db, { loginId: 'ops-matrix', password: 'OperatorPass1' });
-    const opLogin = await h.request({ method: 'POST', url: '/api/v1/operator/tokens', body: { login_id: 'ops-matrix', password: 'OperatorPass1' } });
-    const operator = opLogin.cookies.map((c) => `${c.name}=${c.value}`).join('; ');
+    const operator = await operatorLogin(h, 'ops-matrix');
 
     type Call = { name: string; method: string; url: string; body?: unknown };
     const calls: Record<string, Call> = {
@@ -382,8 +381,7 @@ describe('channel 2 and the operator console', () => {
 
     await upsertOperator(h.app.db, { loginId: 'ops', password: 'OperatorPass1' });
     expect400(await h.request({ method: 'POST', url: '/api/v1/operator/tokens', body: { login_id: 'ops', password: 'wrong' } }), 'invalid_password', 'password');
-    const opRes = await h.request({ method: 'POST', url: '/api/v1/operator/tokens', body: { login_id: 'ops', password: 'OperatorPass1' } });
-    const op = opRes.cookies.map((c) => `${c.name}=${c.value}`).join('; ');
+    const op = await operatorLogin(h, 'ops');
     // A user session is no operator session and vice versa.
     expect403(await h.request({ method: 'GET', url: '/api/v1/operator/applications', cookie }));
     const pending = (await h.request({ method: 'GET', url: '/api/v1/operator/applications?status=1', cookie: op })).json().data;

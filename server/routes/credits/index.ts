@@ -13,7 +13,7 @@ import {
 import { EMPLOYEE_STATUS, canSeeEnterpriseData, isAdminRole } from '../../../core/enterprise.ts';
 import { fail } from '../../errors.ts';
 import { forbidden } from '../../plugins/enterprises.ts';
-import { requireOperator as requireOperatorOf } from '../../services/operators.ts';
+import { requireOperator as requireOperatorOf, writeOperatorAudit } from '../../services/operators.ts';
 import {
   balancesOf,
   cancelOrder,
@@ -225,7 +225,16 @@ export default async function creditRoutes(app: FastifyInstance) {
       // Only orders whose provider is confirmed by hand are decided here.
       if (order.provider !== app.payments.name || app.payments.confirmation !== 'operator') fail('invalid_param', 'id');
       await decideOrder(db, { orderId: request.params.id, status, reason: status === ORDER_STATUS.rejected ? reason : '', operatorId: op.id });
-      return { data: await orderOf(db, request.params.id) };
+      const decided = await orderOf(db, request.params.id);
+      await writeOperatorAudit(db, {
+        operatorId: op.id,
+        loginId: op.login_id,
+        action: status === ORDER_STATUS.confirmed ? 'credit_order_confirmed' : 'credit_order_rejected',
+        target: `credit_order:${request.params.id}`,
+        detail: { ...(reason && status === ORDER_STATUS.rejected ? { reason } : {}) },
+        ip: request.ip,
+      });
+      return { data: decided };
     },
   );
 }

@@ -1,4 +1,5 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { randomUUID } from 'node:crypto';
 import { pipeline } from 'node:stream/promises';
 import { maskPhoneTail } from '../../../core/masking.ts';
 import { checkPhone } from '../../../core/validation.ts';
@@ -186,14 +187,17 @@ export default async function disclosureRoutes(app: FastifyInstance) {
         await addEvent(trx, id, 'sent', now);
       });
       if (codeError) throw codeError;
-      const origin = request.headers.origin && request.headers.origin !== 'null' ? request.headers.origin : `${request.protocol}://${request.host}`;
-      const link = `${origin}/disclosures/${id}`;
+      // The link is built from PUBLIC_URL alone: a request's Origin, Host or X-Forwarded-Host
+      // would let a caller put their own domain into the platform's SMS.
+      const link = `${app.env.publicUrl}/disclosures/${id}`;
       try {
         await app.sms.send({
+          id: randomUUID(),
           phone: b.received_phone.trim(),
-          code: '',
           type: DISCLOSURE_SMS_TYPES.receiverLink,
-          body: `【Provena】${ctx.enterprise.name}向您披露了文件《${name}》，请打开 ${link} 验证手机号后接收。`,
+          template: 'disclosure',
+          params: { enterprise: ctx.enterprise.name, name, link },
+          text: `【Provena】${ctx.enterprise.name}向您披露了文件《${name}》，请打开 ${link} 验证手机号后接收。`,
         });
       } catch (error) {
         request.log.error({ err: error, disclosure: id }, 'receiver SMS failed');

@@ -29,7 +29,7 @@ import {
 } from '../../../core/enterprise-keys.ts';
 import { fail } from '../../errors.ts';
 import { forbidden, type MemberContext } from '../../plugins/enterprises.ts';
-import { requireOperator } from '../../services/operators.ts';
+import { requireOperator, writeOperatorAudit } from '../../services/operators.ts';
 import {
   certificateDto,
   certificateStatus,
@@ -489,6 +489,14 @@ export default async function enterpriseKeyRoutes(app: FastifyInstance) {
         const to = isComplete ? PRIVATE_KEY_STATUS.custodyEnded : PRIVATE_KEY_STATUS.custodied;
         if (!(await moveKeyStatus(trx, row.enterprise_id, [PRIVATE_KEY_STATUS.cancelRequested], to, now))) fail('private_key_status_invalid', 'status');
         await trx.updateTable('key_custody_requests').set({ status: request.body.status, operator_id: op.id, review_reason: reason, reviewed_at: now, updated_at: now }).where('id', '=', row.id).execute();
+        await writeOperatorAudit(trx, {
+          operatorId: op.id,
+          loginId: op.login_id,
+          action: isComplete ? 'key_custody_completed' : 'key_custody_rejected',
+          target: `key_custody_request:${row.id}`,
+          detail: { enterprise_id: row.enterprise_id, ...(reason ? { reason } : {}) },
+          ip: request.ip,
+        });
         const base = { enterpriseId: row.enterprise_id, operatorId: op.id, ip: request.ip, at: now };
         if (!isComplete) {
           await writeKeyLog(trx, { ...base, keyId: row.key_id, action: 'custody_cancel_rejected', fromStatus: PRIVATE_KEY_STATUS.cancelRequested, toStatus: to, detail: { request_id: row.id, reason } });

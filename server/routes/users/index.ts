@@ -1,5 +1,5 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { LOGIN_LOCK_MS, LOGIN_MAX_FAILURES, SMS_TYPES } from '../../../core/constants.ts';
+import { SMS_TYPES } from '../../../core/constants.ts';
 import {
   checkChangedPassword,
   checkName,
@@ -24,8 +24,9 @@ import type {
 } from '../../../core/api-types.ts';
 import { isUniqueViolation } from '../../db/database.ts';
 import { ApiError, fail } from '../../errors.ts';
-import { hashPassword, verifyPassword } from '../../services/passwords.ts';
+import { hashPassword, verifyPassword, verifyPasswordOrDummy } from '../../services/passwords.ts';
 import { hit } from '../../services/rate-limit.ts';
+import { lockedUntil, recordFailure, recordSuccess, unlockAccount } from '../../services/lockout.ts';
 import { isLockedOut } from '../../services/enterprises.ts';
 import { findUserById, findUserByLoginId, findUserByPhone, pickIconColor, toUserDto, type UserRow } from '../../services/users.ts';
 import { body, code, envelope, name, password, phone, userDto } from '../schemas.ts';
@@ -87,23 +88,16 @@ export default async function userRoutes(app: FastifyInstance) {
       if (!user && config.allowUserNameLogin) user = await findUserByLoginId(db, loginId);
       if (!user) {
         // Same answer as a wrong password: the login form never says which of the two was wrong.
-        await verifyPassword(pass, 'scrypt$32768$8$1$AAAAAAAAAAAAAAAAAAAAAA==$AAAA');
+        await verifyPasswordOrDummy(pass, undefined);
         fail('invalid_password', 'password');
       }
-      const now = Date.now();
-      if (user.locked_until > now) fail('operating_too_frequently', 'login_id');
+      const account = `user:${user.id}`;
+      if (await lockedUntil(db, account, request.ip)) fail('operating_too_frequently', 'login_id');
       if (!(await verifyPassword(pass, user.password_hash))) {
-        const failures = user.failed_logins + 1;
-        const isLocking = failures >= LOGIN_MAX_FAILURES;
-        await db
-          .updateTable('users')
-          .set(isLocking ? { failed_logins: 0, locked_until: now + LOGIN_LOCK_MS } : { failed_logins: failures })
-          .where('id', '=', user.id)
-          .execute();
-        if (isLocking) fail('operating_too_frequently', 'login_id');
+        if (await recordFailure(db, account, request.ip)) fail('operating_too_frequently', 'login_id');
         fail('invalid_password', 'password');
       }
-      if (user.failed_logins > 0) await db.updateTable('users').set({ failed_logins: 0 }).where('id', '=', user.id).execute();
+      await recordSuccess(db, account, request.ip);
       if (user.is_frozen || (await isLockedOut(db, user.id))) fail('employee_locked', 'login_id');
       // A password that no longer meets the rules must be upgraded before use (§8 weak-password dialog).
       if (isWeakPassword(pass, { strongPassword: config.strongPassword })) fail('invalid_password_format', 'password');
@@ -123,9 +117,12 @@ export default async function userRoutes(app: FastifyInstance) {
       const user = await findUserByPhone(db, loginId);
       if (!user) fail('user_not_found', 'login_id');
       if (user.is_frozen || (await isLockedOut(db, user.id))) fail('employee_locked', 'login_id');
+      // Code login works while the password is locked (someone else's guesses must not keep
+      // the owner out), and proving the phone clears the password locks.
       await withCode(loginId, SMS_TYPES.codeLogin, validationCode, async (trx) => {
         await trx.updateTable('users').set({ failed_logins: 0, locked_until: 0 }).where('id', '=', user.id).execute();
       });
+      await unlockAccount(db, `user:${user.id}`);
       return startSession(request, reply, user);
     },
   );
@@ -211,8 +208,10 @@ export default async function userRoutes(app: FastifyInstance) {
           .execute();
         await trx.deleteFrom('sessions').where('user_id', '=', user.id).execute();
       };
-      if (config.requirePhoneValidation || validationCode) await withCode(phonenumber, SMS_TYPES.reset, validationCode, update);
-      else await db.transaction().execute(update);
+      if (config.requirePhoneValidation || validationCode) {
+        await withCode(phonenumber, SMS_TYPES.reset, validationCode, update);
+        await unlockAccount(db, `user:${user.id}`);
+      } else await db.transaction().execute(update);
       return { data: null };
     },
   );

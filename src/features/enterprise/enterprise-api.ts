@@ -8,6 +8,8 @@ import type {
   LicenceOcrDto,
   OperatorApplicationDto,
   OperatorDto,
+  OperatorAuditEntryDto,
+  OperatorLoginResult,
   UploadInfo,
   UserDto,
 } from '../../../core/api-types.ts';
@@ -44,7 +46,9 @@ export const addMembers = (members: NewMember[]) => api.post<{ imported: boolean
 export const fetchInvitations = () => api.get<InvitationDto[]>('/v2/enterprises/invitations');
 export const regenerateInvitationCode = () => api.put<{ invitation_code: string }>('/v1/enterprises/invitation-code');
 
-export const operatorLogin = (body: { login_id: string; password: string }) => api.post<OperatorDto>('/v1/operator/tokens', body);
+export const operatorLogin = (body: { login_id: string; password: string; totp_code?: string; recovery_code?: string }) => api.post<OperatorLoginResult>('/v1/operator/tokens', body);
+export const fetchOperatorAudit = (page: number, pageSize: number) =>
+  api.get<{ items: OperatorAuditEntryDto[]; total: number; page: number; page_size: number }>('/v1/operator/audit', { query: { page, page_size: pageSize } });
 export const operatorLogout = () => api.delete<null>('/v1/operator/tokens');
 export const fetchOperator = () => api.get<OperatorDto>('/v1/operator/me');
 export const fetchApplications = (status?: number) => api.get<OperatorApplicationDto[]>('/v1/operator/applications', { query: { status } });

@@ -1,6 +1,6 @@
 import { useEffect, useState, type ReactNode } from 'react';
 import type { MessageDescriptor } from '@lingui/core';
-import { Anchor, Badge, Button, Group, Modal, PasswordInput, Stack, Table, Tabs, Text, TextInput, Textarea } from '@mantine/core';
+import { Anchor, Badge, Button, Group, Modal, Stack, Table, Tabs, Text, Textarea } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { Trans, useLingui } from '@lingui/react/macro';
 import type { OperatorApplicationDto, OperatorDto } from '../../../core/api-types.ts';
@@ -11,34 +11,9 @@ import { notifyError } from '@/api/error-messages.ts';
 import { useLoaded } from '@/api/use-loaded.ts';
 import { PageLoader } from '@/components/page-loader.tsx';
 import { ReviewActions, ReviewQueue, ReviewStatus } from '@/components/review-queue.tsx';
-import { EnterpriseCard } from './enterprise-card.tsx';
 import { OperatorKeyRequests } from './operator-key-requests.tsx';
-import { fetchApplications, fetchOperator, operatorLogin, operatorLogout, reviewApplication } from './enterprise-api.ts';
-
-function OperatorLogin({ onLogin }: { onLogin: (op: OperatorDto) => void }) {
-  const { t } = useLingui();
-  const form = useForm({ mode: 'controlled', initialValues: { login_id: '', password: '' } });
-  const onSubmit = form.onSubmit(async (values) => {
-    try {
-      onLogin(await operatorLogin({ login_id: values.login_id.trim(), password: values.password }));
-    } catch (error) {
-      applyServerErrors(form, error);
-    }
-  });
-  return (
-    <EnterpriseCard title={t`Operator console`} subtitle={t`For platform operators only.`} width={440}>
-      <form onSubmit={onSubmit} noValidate>
-        <Stack gap="md">
-          <TextInput label={t`Operator account`} autoComplete="username" {...form.getInputProps('login_id')} />
-          <PasswordInput label={t`Password`} autoComplete="current-password" {...form.getInputProps('password')} />
-          <Button type="submit" loading={form.submitting} disabled={!form.values.login_id || !form.values.password}>
-            <Trans>Log in</Trans>
-          </Button>
-        </Stack>
-      </form>
-    </EnterpriseCard>
-  );
-}
+import { fetchApplications, fetchOperator, operatorLogout, reviewApplication } from './enterprise-api.ts';
+import { OperatorAudit, OperatorLogin } from './operator-security.tsx';
 
 function RejectModal({ application, onClose, onDone }: { application: OperatorApplicationDto | null; onClose: () => void; onDone: () => void }) {
   const { t } = useLingui();
@@ -182,6 +157,9 @@ function Console({ operator, onLogout, sections }: { operator: OperatorDto; onLo
               {i18n._(section.label)}
             </Tabs.Tab>
           ))}
+          <Tabs.Tab value="audit" data-testid="operator-tab-audit">
+            {t`Audit log`}
+          </Tabs.Tab>
         </Tabs.List>
         <Tabs.Panel value="applications">
           <Applications />
@@ -194,6 +172,9 @@ function Console({ operator, onLogout, sections }: { operator: OperatorDto; onLo
             {section.render()}
           </Tabs.Panel>
         ))}
+        <Tabs.Panel value="audit">
+          <OperatorAudit />
+        </Tabs.Panel>
       </Tabs>
     </Stack>
   );
