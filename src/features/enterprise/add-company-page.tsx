@@ -18,6 +18,7 @@ import { EnterpriseCard } from './enterprise-card.tsx';
 import { FileSlot } from './file-slot.tsx';
 import { applicationFormUrl, createByLegalPerson, createByTable, isApiError, ocrLicence, recommitByTable, sendLegalPersonCode } from './enterprise-api.ts';
 import { useCompany } from './use-company.ts';
+import { localizedError } from '@/components/localized.ts';
 
 const IMAGE_ACCEPT = 'image/jpeg,image/png,image/bmp,image/gif';
 const FORM_ACCEPT = `${IMAGE_ACCEPT},application/pdf`;
@@ -138,7 +139,7 @@ export function AddCompanyPage({ user, defaultPath }: { user: UserDto; defaultPa
                       await sendLegalPersonCode();
                       return true;
                     }}
-                    onSendError={(error) => form.setFieldError('validation_code', describeError(error))}
+                    onSendError={(error) => form.setFieldError('validation_code', localizedError(error))}
                     sendTestId="send-legal-code"
                   />
                   <Checkbox

@@ -13,6 +13,7 @@ import { checkName, checkPhone } from '../../../core/validation.ts';
 import { applyServerErrors } from '@/api/apply-server-errors.ts';
 import { errorKeyText, notifyError } from '@/api/error-messages.ts';
 import { applyRuleVerdicts } from '@/components/form-rules.ts';
+import { usePasswordHint } from '@/components/password-hint.ts';
 import { useConfig } from '@/config/config-atom.ts';
 import { PageLoader } from '@/components/page-loader.tsx';
 import { addMember, addMembers, fetchEmployees, fetchInvitations, regenerateInvitationCode, setEmployeeStatus, setMemberRole, type EmployeePage } from './enterprise-api.ts';
@@ -240,6 +241,7 @@ function ApplicationsTab() {
 
 function AddMemberModal({ opened, onClose, onDone }: { opened: boolean; onClose: () => void; onDone: () => void }) {
   const { t, i18n } = useLingui();
+  const passwordHint = usePasswordHint('new');
   const form = useForm({ mode: 'controlled', initialValues: { phone: '', name: '', password: '', role: '0' } });
   const onSubmit = form.onSubmit(async (values) => {
     const isValid = applyRuleVerdicts(form, { phone: checkPhone(values.phone.trim()), name: checkName(values.name.trim(), { required: true }) }, i18n);
@@ -262,7 +264,17 @@ function AddMemberModal({ opened, onClose, onDone }: { opened: boolean; onClose:
         <Stack gap="sm">
           <TextInput label={t`Phone number`} required {...form.getInputProps('phone')} />
           <TextInput label={t`Name`} required {...form.getInputProps('name')} />
-          <PasswordInput label={t`Initial password`} description={t`Only needed when the phone number has no account yet`} {...form.getInputProps('password')} />
+          <PasswordInput
+            label={t`Initial password`}
+            description={
+              <>
+                {t`Only needed when the phone number has no account yet`}
+                <br />
+                {passwordHint}
+              </>
+            }
+            {...form.getInputProps('password')}
+          />
           <Select label={t`Role`} data={roleOptions} allowDeselect={false} {...form.getInputProps('role')} />
           <Button type="submit" loading={form.submitting}>
             <Trans>Add</Trans>

@@ -14,6 +14,8 @@ import { ReviewActions, ReviewQueue, ReviewStatus } from '@/components/review-qu
 import { EnterpriseCard } from './enterprise-card.tsx';
 import { OperatorKeyRequests } from './operator-key-requests.tsx';
 import { fetchApplications, fetchOperator, operatorLogin, operatorLogout, reviewApplication } from './enterprise-api.ts';
+import { localizedMessage } from '@/components/localized.ts';
+import { msg } from '@lingui/core/macro';
 
 function OperatorLogin({ onLogin }: { onLogin: (op: OperatorDto) => void }) {
   const { t } = useLingui();
@@ -46,7 +48,7 @@ function RejectModal({ application, onClose, onDone }: { application: OperatorAp
   const onSubmit = form.onSubmit(async (values) => {
     if (!application) return;
     if (!values.reason.trim()) {
-      form.setFieldError('reason', t`Please give a reason`);
+      form.setFieldError('reason', localizedMessage(msg`Please give a reason`));
       return;
     }
     try {

@@ -18,6 +18,8 @@ import { FileSlot } from './file-slot.tsx';
 import { useConfig } from '@/config/config-atom.ts';
 import { useCompany } from './use-company.ts';
 import classes from './enterprise.module.css';
+import { localizedError, localizedMessage } from '@/components/localized.ts';
+import { msg } from '@lingui/core/macro';
 
 type Props = { user: UserDto; defaultPath: string; onUserChange: (user: UserDto) => void };
 
@@ -93,7 +95,7 @@ function OcrRealNameForm({ onDone }: { onDone: (user: UserDto) => void }) {
   };
   const onSubmit = form.onSubmit(async (values) => {
     if (!values.front_image_id || !values.back_image_id) {
-      form.setFieldError(values.front_image_id ? 'back_image_id' : 'front_image_id', t`The front and back of the ID card are both required`);
+      form.setFieldError(values.front_image_id ? 'back_image_id' : 'front_image_id', localizedMessage(msg`The front and back of the ID card are both required`));
       return;
     }
     const isValid = applyRuleVerdicts(form, { card_no: checkCardNo(values.card_no), name: checkRealName(values.name) }, i18n);
@@ -157,16 +159,16 @@ function JoinByCodeForm({ onJoined, onBack }: { onJoined: (c: CompanyDto) => voi
   const onSubmit = form.onSubmit(async (values) => {
     const code = values.invitation_code.trim();
     if (!code) {
-      form.setFieldError('invitation_code', t`Please enter the invitation code`);
+      form.setFieldError('invitation_code', localizedMessage(msg`Please enter the invitation code`));
       return;
     }
     try {
       onJoined(await joinByCode(code));
     } catch (error) {
       // §8: a wrong code says so; anything else is "network abnormal, try later".
-      if (isApiError(error) && error.key === 'invitation_code_invalid') form.setFieldError('invitation_code', describeError(error));
-      else if (isApiError(error) && error.kind === 'client' && error.fieldName === 'invitation_code') form.setFieldError('invitation_code', describeError(error));
-      else form.setFieldError('invitation_code', t`Network abnormal, please try again later`);
+      if (isApiError(error) && error.key === 'invitation_code_invalid') form.setFieldError('invitation_code', localizedError(error));
+      else if (isApiError(error) && error.kind === 'client' && error.fieldName === 'invitation_code') form.setFieldError('invitation_code', localizedError(error));
+      else form.setFieldError('invitation_code', localizedMessage(msg`Network abnormal, please try again later`));
     }
   });
   return (
@@ -196,7 +198,7 @@ function JoinByNameForm({ onJoined, onBack }: { onJoined: (c: CompanyDto) => voi
   const form = useForm({ mode: 'controlled', initialValues: { name: '' } });
   const onSubmit = form.onSubmit(async (values) => {
     if (!values.name.trim()) {
-      form.setFieldError('name', t`Please enter the company name`);
+      form.setFieldError('name', localizedMessage(msg`Please enter the company name`));
       return;
     }
     try {
@@ -204,7 +206,7 @@ function JoinByNameForm({ onJoined, onBack }: { onJoined: (c: CompanyDto) => voi
     } catch (error) {
       // §5: the server message is shown on the field (§8: and as a toast).
       if (isApiError(error) && error.kind === 'client') {
-        form.setFieldError('name', describeError(error));
+        form.setFieldError('name', localizedError(error));
         notifications.show({ color: 'red', message: describeError(error) });
       } else applyServerErrors(form, error);
     }
