@@ -53,19 +53,23 @@ const ID_PHOTO_ACCEPT = 'image/jpeg,image/png,image/bmp,image/gif';
 
 /**
  * §2 OCR variant: ID front and back photos (one per slot, under 3 MB, images checked by content on
- * the server). The front fills number and name; when recognition is unavailable or fails, the
- * screen says so and the fields are typed. Authenticate needs both photos and both fields.
+ * the server). The front fills number and name. A name OCR could not read is typed beside the number
+ * it did read; a front it could not read at all is photographed again (the server checks the number
+ * against the photo, so typed fields would be refused); where the server has no recognition the
+ * fields are typed. Authenticate needs both photos and both fields.
  */
 function OcrRealNameForm({ onDone }: { onDone: (user: UserDto) => void }) {
   const { t, i18n } = useLingui();
   const form = useForm({ mode: 'controlled', initialValues: { front_image_id: '', back_image_id: '', card_no: '', name: '' } });
-  const [frontState, setFrontState] = useState<'none' | 'reading' | 'recognised' | 'manual'>('none');
+  // recognised: number and name read; numberOnly: the number read (the field the server checks), the name typed;
+  // manual: recognition is unavailable on this server, both typed (the server then checks neither against the photo).
+  const [frontState, setFrontState] = useState<'none' | 'reading' | 'recognised' | 'numberOnly' | 'manual'>('none');
   const [alerts, setAlerts] = useState<{ front?: string; back?: string }>({});
   const v = form.values;
   const ocrMessage = (error: unknown, side: 'front' | 'back') => {
     if (isApiError(error) && error.key === 'recognition_unavailable') return t`Recognition is unavailable on this server. Type the number and name from your ID card.`;
     if (isApiError(error) && error.key === 'identity_card_recognition_failed')
-      return side === 'front' ? t`The front of the ID card could not be recognised. Retake the photo and upload it again, or type the fields.` : t`The back of the ID card could not be recognised. Retake the photo and upload it again.`;
+      return side === 'front' ? t`The front of the ID card could not be recognised. Retake the photo and upload it again.` : t`The back of the ID card could not be recognised. Retake the photo and upload it again.`;
     return describeError(error) || t`Upload failed`;
   };
   const onFront = async (id: string) => {
@@ -75,11 +79,15 @@ function OcrRealNameForm({ onDone }: { onDone: (user: UserDto) => void }) {
     try {
       const r = await ocrIdCard(id, 'front');
       form.setValues({ card_no: r.card_no, name: r.name });
-      setAlerts((a) => ({ ...a, front: undefined }));
-      setFrontState('recognised');
+      setAlerts((a) => ({ ...a, front: r.name ? undefined : t`The number was read from the photo, the name could not be. Type your name as it is printed on the card.` }));
+      setFrontState(r.name ? 'recognised' : 'numberOnly');
     } catch (error) {
       setAlerts((a) => ({ ...a, front: ocrMessage(error, 'front') }));
-      setFrontState('manual');
+      // Typed fields can only pass where the server cannot read photos either: after a failed reading the
+      // server would refuse them again, so the way on is another photo.
+      const isUnavailable = isApiError(error) && error.key === 'recognition_unavailable';
+      setFrontState(isUnavailable ? 'manual' : 'none');
+      if (!isUnavailable) form.setValues({ card_no: '', name: '' });
     }
   };
   const onBack = async (id: string) => {
@@ -107,7 +115,7 @@ function OcrRealNameForm({ onDone }: { onDone: (user: UserDto) => void }) {
     }
   });
   const photoError = form.errors.front_image_id || form.errors.back_image_id;
-  const hasFields = frontState === 'recognised' || frontState === 'manual';
+  const hasFields = frontState === 'recognised' || frontState === 'numberOnly' || frontState === 'manual';
   const canSubmit = Boolean(v.front_image_id && v.back_image_id && v.card_no.trim() && v.name.trim());
   return (
     <form onSubmit={onSubmit} noValidate>
@@ -141,7 +149,7 @@ function OcrRealNameForm({ onDone }: { onDone: (user: UserDto) => void }) {
         )}
         {hasFields && (
           <>
-            <TextInput label={t`ID card number`} placeholder={t`18-digit ID card number`} required readOnly={frontState === 'recognised'} {...form.getInputProps('card_no')} />
+            <TextInput label={t`ID card number`} placeholder={t`18-digit ID card number`} required readOnly={frontState === 'recognised' || frontState === 'numberOnly'} {...form.getInputProps('card_no')} />
             <TextInput label={t`Real name`} placeholder={t`Name as on the ID card`} required description={frontState === 'recognised' ? t`Read from the photo; correct it if a character was misread` : undefined} {...form.getInputProps('name')} />
           </>
         )}
