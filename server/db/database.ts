@@ -18,6 +18,7 @@ import { credits } from './migrations/0011-credits.ts';
 import { assets } from './migrations/0012-assets.ts';
 import { home } from './migrations/0013-home.ts';
 import { enterpriseKeys } from './migrations/0014-enterprise-keys.ts';
+import { memberNames } from './migrations/0021-member-names.ts';
 
 export type Db = Kysely<Database>;
 
@@ -35,6 +36,7 @@ export function migrations(dialect: Dialect): Record<string, Migration> {
     '0012-assets': assets(dialect),
     '0013-home': home(dialect),
     '0014-enterprise-keys': enterpriseKeys(dialect),
+    '0021-member-names': memberNames(),
   };
 }
 

@@ -115,6 +115,10 @@ test.describe('identity and enterprises, two browsers', () => {
     // A freezes B; B's session ends and B cannot log in.
     await A.page.goto('/dashboard/company/members');
     await A.page.getByTestId(`member-${B.phone}`).getByRole('button', { name: LA('Freeze') }).click();
+    // A change that takes effect for someone else at once is confirmed first, and said when done.
+    await expect(A.page.getByTestId(`member-${B.phone}`).getByRole('button', { name: LA('Unfreeze') })).toHaveCount(0);
+    await A.page.getByRole('dialog').getByRole('button', { name: LA('Freeze') }).click();
+    await expect(A.page.getByText(/was frozen$/)).toBeVisible();
     await expect(A.page.getByTestId(`member-${B.phone}`).getByRole('button', { name: LA('Unfreeze') })).toBeVisible();
     await screenshot(A.page, 'enterprise-members-en');
     await B.page.reload();

@@ -65,6 +65,7 @@ function OcrRealNameForm({ onDone }: { onDone: (user: UserDto) => void }) {
   // manual: recognition is unavailable on this server, both typed (the server then checks neither against the photo).
   const [frontState, setFrontState] = useState<'none' | 'reading' | 'recognised' | 'numberOnly' | 'manual'>('none');
   const [alerts, setAlerts] = useState<{ front?: string; back?: string }>({});
+  const [isBackRefused, setIsBackRefused] = useState(false);
   const v = form.values;
   const ocrMessage = (error: unknown, side: 'front' | 'back') => {
     if (isApiError(error) && error.key === 'recognition_unavailable') return t`Recognition is unavailable on this server. Type the number and name from your ID card.`;
@@ -93,12 +94,16 @@ function OcrRealNameForm({ onDone }: { onDone: (user: UserDto) => void }) {
   const onBack = async (id: string) => {
     form.setFieldValue('back_image_id', id);
     form.clearFieldError('back_image_id');
+    setIsBackRefused(false);
     try {
       await ocrIdCard(id, 'back');
       setAlerts((a) => ({ ...a, back: undefined }));
     } catch (error) {
       // Unavailable recognition is not the back's fault: say nothing more than the front already says.
-      setAlerts((a) => ({ ...a, back: isApiError(error) && error.key === 'recognition_unavailable' ? undefined : ocrMessage(error, 'back') }));
+      const isUnavailable = isApiError(error) && error.key === 'recognition_unavailable';
+      setAlerts((a) => ({ ...a, back: isUnavailable ? undefined : ocrMessage(error, 'back') }));
+      // An expired or unreadable back would be refused by the server again: Authenticate waits for another photo.
+      setIsBackRefused(!isUnavailable);
     }
   };
   const onSubmit = form.onSubmit(async (values) => {
@@ -114,9 +119,10 @@ function OcrRealNameForm({ onDone }: { onDone: (user: UserDto) => void }) {
       applyServerErrors(form, error, { i18n });
     }
   });
-  const photoError = form.errors.front_image_id || form.errors.back_image_id;
+  // The back's own alert already says what is wrong with it: the same words are not repeated under the photos.
+  const photoError = form.errors.front_image_id || (alerts.back ? undefined : form.errors.back_image_id);
   const hasFields = frontState === 'recognised' || frontState === 'numberOnly' || frontState === 'manual';
-  const canSubmit = Boolean(v.front_image_id && v.back_image_id && v.card_no.trim() && v.name.trim());
+  const canSubmit = Boolean(v.front_image_id && v.back_image_id && !isBackRefused && v.card_no.trim() && v.name.trim());
   return (
     <form onSubmit={onSubmit} noValidate>
       <Stack gap="md">
