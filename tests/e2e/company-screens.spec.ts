@@ -84,4 +84,30 @@ test.describe('company screens as administrators and members meet them', () => {
       await member.context.close();
     });
   }
+
+  test('below 1000 px the drawer lists the companies: current ticked, switch to another, join or create', async ({ browser }) => {
+    test.setTimeout(120_000);
+    const owner = await person(browser, 'ja', '张三');
+    await owner.page.setViewportSize({ width: 390, height: 844 });
+    const first = await createEnterprise(owner, '抽屉一');
+    // A second company, joined by code (one legal-person code a minute rules out creating two at once).
+    const other = await person(browser, 'zh', '张三');
+    const second = await createEnterprise(other, '抽屉二');
+    await joinCompany(owner, other, second.invitation_code, 0);
+    const L = (s: string) => tr('ja', s);
+    await owner.page.goto('/dashboard/home');
+    await owner.page.getByRole('button', { name: L('Open navigation') }).click();
+    const companies = owner.page.getByTestId('drawer-companies');
+    await expect(companies.getByText(first.name)).toBeVisible();
+    await expect(companies.getByText(second.name)).toBeVisible();
+    await expect(companies.getByRole('link', { name: L('Join or create a company') }).or(companies.getByText(L('Join or create a company')))).toBeVisible();
+    // The company shown now is the last one created; it is ticked.
+    await expect(companies.locator('[aria-current="true"]')).toContainText(second.name);
+    await screenshot(owner.page, 'drawer-companies-ja');
+    await companies.getByText(first.name).click();
+    await expect(owner.page).toHaveURL(/\/dashboard\/company/);
+    await expect(owner.page.getByRole('heading', { name: first.name })).toBeVisible();
+    await owner.context.close();
+    await other.context.close();
+  });
 });
