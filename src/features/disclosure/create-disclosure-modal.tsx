@@ -98,6 +98,8 @@ export function CreateDisclosureModal({ opened, onClose, onCreated }: Props) {
             data={fileOptions}
             value={form.getValues().hash || null}
             onChange={onPickFile}
+            // Choosing the chosen file again keeps it (Mantine would deselect it and empty the field).
+            allowDeselect={false}
             error={form.errors.hash}
             placeholder={t`Choose a stored file`}
             searchable
