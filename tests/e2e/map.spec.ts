@@ -156,6 +156,12 @@ test('score page plays its timeline with every chart and table', async ({ page, 
   const firstWeek = await page.getByTestId('score-week').textContent();
   await expect(page.getByTestId('score-week')).not.toHaveText(firstWeek ?? '', { timeout: 20_000 });
   await screenshot(page, 'score-ja');
+  // Dates and legends are Japanese: month ticks like "5月", the legend shows the newest week's values, never "--".
+  const capital = page.getByTestId('chart-capital');
+  await expect(capital.locator('[data-x-ticks]')).toHaveAttribute('data-x-ticks', /月/);
+  expect(await capital.locator('[data-x-ticks]').getAttribute('data-x-ticks')).not.toMatch(/Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec/);
+  await expect(capital.locator('.u-legend .u-value').first()).toContainText(/\d{4}年/);
+  for (const value of await capital.locator('.u-legend .u-value').allTextContents()) expect(value).not.toBe('--');
 
   // Moving the slider by hand pauses and starts rotation (§4).
   await expect(page.getByTestId('play-toggle')).toHaveAttribute('data-playing', 'true');
