@@ -4,6 +4,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { screenshot, tr, useLocale, type Locale } from './support.ts';
+import { encodeMetricBinary } from '../../core/score-api.ts';
 
 /**
  * Issue 8's browser story on the e2e server's demo enterprises (E2E_DEMO_ENTERPRISES):
@@ -91,9 +92,24 @@ test('map: layout in the worker, search flies to an enterprise, not found otherw
   await page.waitForTimeout(1300); // the flight
   await screenshot(page, 'map-search-zh');
 
+  // The camera ends with the found node in the middle of the map, named there.
+  const label = (await page.getByTestId('asset-map-label').boundingBox())!;
+  expect(Math.abs(label.x - 12 - (box.x + box.width / 2))).toBeLessThan(box.width * 0.1);
+  expect(Math.abs(label.y + 12 - (box.y + box.height / 2))).toBeLessThan(box.height * 0.1);
+
+  // More than one match: the hint is body-size text on its own backing, readable over the map.
+  const common = data.name.map((n) => n.slice(0, 2)).find((p, _i, all) => all.filter((q) => q === p).length > 2)!;
+  await search.fill(common);
+  await search.press('Enter');
+  const hint = page.getByTestId('map-search-hint');
+  await expect(hint).toBeVisible();
+  expect(parseFloat(await hint.evaluate((el) => getComputedStyle(el).fontSize))).toBeGreaterThanOrEqual(14);
+
   await search.fill('没有这家企业 zzz');
   await search.press('Enter');
   await expect(page.getByRole('alert')).toContainText(tr('zh', 'Not found'));
+  // No earlier find's label stays on the map.
+  await expect(page.getByTestId('asset-map-label')).toBeHidden();
 
   // Main-thread long tasks are wall time: on a loaded CI machine SwiftShader's raster
   // threads and the screenshot inflate them (132-608 ms seen in CI, none here idle), so
@@ -324,4 +340,20 @@ test('map and score at phone width @mobile', async ({ page, request }, testInfo)
   const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
   expect(overflow).toBeLessThanOrEqual(1);
   await screenshot(page, 'score-mobile-zh');
+});
+
+test('an empty map says what it will show and how it fills, in three languages', async ({ page }) => {
+  // A platform with no enterprises yet: the score API answers an empty set (in the binary form the map reads).
+  const empty = encodeMetricBinary({ version: 'empty', count: 0, uuid: [], name: [], id: [], activated: [], is_demo: [], updated_at: [], capital: [], links: [], link_weight: [] });
+  await page.route('**/score-api/v1/metric**', (route) => route.fulfill({ status: 200, contentType: 'application/octet-stream', body: Buffer.from(empty) }));
+  for (const locale of ['zh', 'en', 'ja'] as Locale[]) {
+    await useLocale(page, locale);
+    await page.goto('/assets');
+    await page.evaluate((l) => localStorage.setItem('locale', l), locale);
+    await page.reload();
+    await expect(page.getByTestId('asset-map-empty')).toContainText(tr(locale, 'No enterprises on the map yet'));
+    // Nothing is being laid out: no endless "laying out" status.
+    await expect(page.getByTestId('layout-status')).toHaveCount(0);
+    await screenshot(page, `map-empty-${locale}`);
+  }
 });
