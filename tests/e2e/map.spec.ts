@@ -357,3 +357,28 @@ test('an empty map says what it will show and how it fills, in three languages',
     await screenshot(page, `map-empty-${locale}`);
   }
 });
+
+test('the wall display lays out for 1080p and 4K: the feed shows only whole rows and fills its panel', async ({ page, request }) => {
+  const data = await metric(request);
+  const litCount = data.activated.filter((a) => a === 1).length;
+  expect(litCount, 'the demo set has lit enterprises for the feed').toBeGreaterThan(0);
+  for (const [width, height] of [
+    [1920, 1080],
+    [3840, 2160],
+  ]) {
+    await page.setViewportSize({ width, height });
+    await page.goto('/bigscreen');
+    const list = page.getByTestId('wall-feed-list');
+    await expect(list.locator('> div').first()).toBeVisible({ timeout: 20_000 });
+    const rows = await list.evaluate((el) => {
+      const box = el.getBoundingClientRect();
+      return { bottom: box.bottom, height: box.height, items: Array.from(el.children).map((c) => c.getBoundingClientRect()) };
+    });
+    // Every shown row is whole: none runs past the panel's bottom.
+    for (const item of rows.items) expect(item.bottom).toBeLessThanOrEqual(rows.bottom + 0.5);
+    // And the panel is used: either every lit enterprise is shown, or less than one more row would fit.
+    const rowHeight = rows.items[0]!.height;
+    if (rows.items.length < Math.min(litCount, 40)) expect(rows.bottom - rows.items[rows.items.length - 1]!.bottom).toBeLessThan(rowHeight);
+    await screenshot(page, `bigscreen-${width}x${height}`);
+  }
+});
