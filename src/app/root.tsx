@@ -9,7 +9,7 @@ import { i18n } from '@/i18n/i18n.ts';
 import { ConfigGate } from './config-gate.tsx';
 import { App } from './app.tsx';
 import { appStore } from './store.ts';
-import { theme } from './theme.ts';
+import { cssVariablesResolver, theme } from './theme.ts';
 
 /**
  * The theme with the texts Mantine draws itself in the active language: the password
@@ -28,7 +28,7 @@ function LocalizedMantineProvider({ children }: { children: ReactNode }) {
     [toggleLabel],
   );
   return (
-    <MantineProvider theme={localizedTheme} defaultColorScheme="light">
+    <MantineProvider theme={localizedTheme} cssVariablesResolver={cssVariablesResolver} defaultColorScheme="light">
       {children}
     </MantineProvider>
   );
