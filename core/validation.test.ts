@@ -26,8 +26,9 @@ describe('§5 SMS code', () => {
   it('needs 6 digits', () => {
     expect(checkSmsCode('123456')).toBeNull();
     expect(checkSmsCode('')).toBe('validation_code_required');
-    expect(checkSmsCode('12345')).toBe('validation_code_mismatch');
-    expect(checkSmsCode('12345a')).toBe('validation_code_mismatch');
+    // §5: a short or non-numeric code is "please enter the phone verification code", not "code wrong".
+    expect(checkSmsCode('12345')).toBe('validation_code_required');
+    expect(checkSmsCode('12345a')).toBe('validation_code_required');
   });
 });
 
@@ -37,11 +38,14 @@ describe('§5 password login', () => {
     expect(checkPasswordLogin('', 'x', phoneMode)).toEqual({ field: 'login_id', key: 'required' });
     expect(checkPasswordLogin('13812345678', '', phoneMode)).toEqual({ field: 'password', key: 'required' });
   });
-  it('phone mode: 11 digits and ≥8 chars with letter and digit, else one message', () => {
+  it('phone mode: a phone of 11 digits, else one message', () => {
     expect(checkPasswordLogin('13812345678', 'abcdefg1', phoneMode)).toBeNull();
     expect(checkPasswordLogin('1381234567', 'abcdefg1', phoneMode)?.key).toBe('login_failed');
-    expect(checkPasswordLogin('13812345678', 'abcdefgh', phoneMode)?.key).toBe('login_failed');
-    expect(checkPasswordLogin('13812345678', 'abc1', phoneMode)?.key).toBe('login_failed');
+  });
+  it('phone mode: any password reaches the server, which alone knows whether it is right (a 7-character one set in the change dialog gets the weak-password dialog there)', () => {
+    expect(checkPasswordLogin('13812345678', 'abcdefgh', phoneMode)).toBeNull();
+    expect(checkPasswordLogin('13812345678', 'abc1', phoneMode)).toBeNull();
+    expect(checkPasswordLogin('13812345678', 'abcdef1', phoneMode)).toBeNull();
   });
   it('username mode only needs non-empty values', () => {
     expect(checkPasswordLogin('alice', 'x', { allowUserNameLogin: true })).toBeNull();
@@ -58,8 +62,12 @@ describe('§5 new password (register, reset)', () => {
     expect(checkNewPassword('Abcdefgh', normal)).toBe('password_needs_letters_and_numbers');
   });
   it('with strongPassword also a special character', () => {
-    expect(checkNewPassword('Abcdefg1', { strongPassword: true })).toBe('password_needs_letters_and_numbers');
+    // Passw0rd1 has upper, lower and digits: the message must name what it lacks.
+    expect(checkNewPassword('Passw0rd1', { strongPassword: true })).toBe('password_needs_special_character');
+    expect(checkNewPassword('Abcdefg1', { strongPassword: true })).toBe('password_needs_special_character');
+    expect(checkNewPassword('abcdef1!', { strongPassword: true })).toBe('password_needs_letters_and_numbers');
     expect(checkNewPassword('Abcdef1!', { strongPassword: true })).toBeNull();
+    expect(checkNewPassword('Abcde1!', { strongPassword: true })).toBe('password_too_short');
   });
   it('repeat must match', () => {
     expect(checkRepeatPassword('Abcdefg1', 'Abcdefg1')).toBeNull();
@@ -70,10 +78,16 @@ describe('§5 new password (register, reset)', () => {
 
 describe('§5 change password and phone', () => {
   it('new password ≥ 7 and differs from the old', () => {
-    expect(checkChangedPassword('Old12345', 'abc12')).toBe('password_too_short');
-    expect(checkChangedPassword('Old12345', 'Old12345')).toBe('new_password_same_as_old');
-    expect(checkChangedPassword('Old12345', 'abcdefg')).toBe('password_needs_letters_and_numbers');
-    expect(checkChangedPassword('Old12345', 'abcdef1')).toBeNull();
+    const normal = { strongPassword: false };
+    // §5's own messages for the dialog: "new password not shorter than 7 characters", "password must contain digits and letters".
+    expect(checkChangedPassword('Old12345', 'abc12', normal)).toBe('new_password_too_short');
+    expect(checkChangedPassword('Old12345', 'Old12345', normal)).toBe('new_password_same_as_old');
+    expect(checkChangedPassword('Old12345', 'abcdefg', normal)).toBe('password_needs_digits_and_letters');
+    expect(checkChangedPassword('Old12345', 'abcdef1', normal)).toBeNull();
+  });
+  it('with strongPassword the dialog asks for a special character too (one rule everywhere)', () => {
+    expect(checkChangedPassword('Old12345', 'abcdef1', { strongPassword: true })).toBe('password_needs_special_character');
+    expect(checkChangedPassword('Old12345', 'abcde1!', { strongPassword: true })).toBeNull();
   });
   it('new phone differs from the current', () => {
     expect(checkNewPhone('13812345678', '13812345678')).toBe('new_phone_same_as_current');

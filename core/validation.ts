@@ -37,9 +37,9 @@ export function checkPhone(value: string): RuleResult {
   return isPhone(value) ? null : 'phone_invalid';
 }
 
+/** §5: an SMS code is 6 digits and required; anything else is "please enter the phone verification code". */
 export function checkSmsCode(value: string): RuleResult {
-  if (!value) return 'validation_code_required';
-  return SMS_CODE_RE.test(value) ? null : 'validation_code_mismatch';
+  return SMS_CODE_RE.test(value) ? null : 'validation_code_required';
 }
 
 /** §5 password login: at least 8 characters with a letter and a digit (phone mode). */
@@ -48,9 +48,13 @@ export function isLoginPasswordShape(value: string): boolean {
 }
 
 /**
- * §5 password login. In username mode only non-emptiness is checked; in phone mode
- * the phone must be 11 digits and the password of login shape, else the one
- * "phone or password wrong" message (which never says which of the two was wrong).
+ * Password login, checked in the browser before asking. Only the login id's shape is
+ * judged here: in phone mode the phone must be 11 digits, else the one "phone or
+ * password wrong" message (which never says which of the two was wrong). The password is
+ * never judged by its shape in the browser: the change-password dialog accepts 7
+ * characters (§9), so a shape check here would lock such a user out of password login for
+ * good. The server checks the password and answers `invalid_password_format` (the §8
+ * weak-password dialog) when it is right but below today's rule.
  */
 export function checkPasswordLogin(
   loginId: string,
@@ -60,9 +64,12 @@ export function checkPasswordLogin(
   if (!loginId) return { field: 'login_id', key: 'required' };
   if (!password) return { field: 'password', key: 'required' };
   if (opts.allowUserNameLogin) return null;
-  if (!isPhone(loginId) || !isLoginPasswordShape(password)) return { field: 'login_id', key: 'login_failed' };
+  if (!isPhone(loginId)) return { field: 'login_id', key: 'login_failed' };
   return null;
 }
+
+/** Any character that is not an ASCII letter or digit counts as special (with `strongPassword`). */
+const SPECIAL_RE = /[^A-Za-z0-9]/;
 
 /**
  * A stored password that no longer meets the login rule (§5: ≥ 8 with a letter and
@@ -71,7 +78,36 @@ export function checkPasswordLogin(
  */
 export function isWeakPassword(value: string, opts: { strongPassword: boolean }): boolean {
   if (!isLoginPasswordShape(value)) return true;
-  return opts.strongPassword && !/[^A-Za-z0-9]/.test(value);
+  return opts.strongPassword && !SPECIAL_RE.test(value);
+}
+
+/**
+ * Where a password is set, and so which §5/§9 rule applies: sign-up, reset and an
+ * administrator adding a member ask for 8 characters with upper case, lower case and a
+ * digit; the change-password dialog for 7 with letters and digits. With `strongPassword`
+ * every one of them also asks for a special character.
+ */
+export type PasswordContext = 'new' | 'change';
+
+export type PasswordRule = { minLength: number; needsCase: boolean; needsSpecial: boolean };
+
+export function passwordRule(context: PasswordContext, opts: { strongPassword: boolean }): PasswordRule {
+  return context === 'change'
+    ? { minLength: 7, needsCase: false, needsSpecial: opts.strongPassword }
+    : { minLength: 8, needsCase: true, needsSpecial: opts.strongPassword };
+}
+
+/** The one check behind every place that sets a password; each failure has its own message. */
+export function checkPasswordRule(value: string, rule: PasswordRule): RuleResult {
+  if (!value) return 'required';
+  if (value.length < rule.minLength) return rule.needsCase ? 'password_too_short' : 'new_password_too_short';
+  if (rule.needsCase) {
+    if (!(/[a-z]/.test(value) && /[A-Z]/.test(value) && /\d/.test(value))) return 'password_needs_letters_and_numbers';
+  } else if (!/[A-Za-z]/.test(value) || !/\d/.test(value)) {
+    return 'password_needs_digits_and_letters';
+  }
+  if (rule.needsSpecial && !SPECIAL_RE.test(value)) return 'password_needs_special_character';
+  return null;
 }
 
 /**
@@ -79,12 +115,7 @@ export function isWeakPassword(value: string, opts: { strongPassword: boolean })
  * case and a digit; with strongPassword also a special character.
  */
 export function checkNewPassword(value: string, opts: { strongPassword: boolean }): RuleResult {
-  if (!value) return 'required';
-  if (value.length < 8) return 'password_too_short';
-  const hasAll = /[a-z]/.test(value) && /[A-Z]/.test(value) && /\d/.test(value);
-  if (!hasAll) return 'password_needs_letters_and_numbers';
-  if (opts.strongPassword && !/[^A-Za-z0-9]/.test(value)) return 'password_needs_letters_and_numbers';
-  return null;
+  return checkPasswordRule(value, passwordRule('new', opts));
 }
 
 export function checkRepeatPassword(password: string, repeat: string): RuleResult {
@@ -92,13 +123,14 @@ export function checkRepeatPassword(password: string, repeat: string): RuleResul
   return password === repeat ? null : 'password_mismatch';
 }
 
-/** §5 change-password dialog: new ≥ 7 characters, with letters and digits, differing from the old. */
-export function checkChangedPassword(oldPassword: string, newPassword: string): RuleResult {
-  if (!newPassword) return 'required';
-  if (newPassword.length < 7) return 'password_too_short';
-  if (!/[A-Za-z]/.test(newPassword) || !/\d/.test(newPassword)) return 'password_needs_letters_and_numbers';
-  if (newPassword === oldPassword) return 'new_password_same_as_old';
-  return null;
+/**
+ * §5 change-password dialog: new ≥ 7 characters (§9), with letters and digits (and a
+ * special character with strongPassword), differing from the old.
+ */
+export function checkChangedPassword(oldPassword: string, newPassword: string, opts: { strongPassword: boolean }): RuleResult {
+  const shape = checkPasswordRule(newPassword, passwordRule('change', opts));
+  if (shape) return shape;
+  return newPassword === oldPassword ? 'new_password_same_as_old' : null;
 }
 
 export function checkNewPhone(currentPhone: string, newPhone: string): RuleResult {

@@ -125,6 +125,8 @@ export type EmployeesTable = {
   user_id: number;
   role: Generated<number>;
   status: number;
+  /** The name an administrator gave this member here ('' = the account's own name). */
+  display_name: Generated<string>;
   created_at: number;
   updated_at: number;
 };
@@ -136,6 +138,8 @@ export type InvitationsTable = {
   inviter_id: number;
   role: Generated<number>;
   status: number;
+  /** The name the administrator typed for the invited account; it becomes employees.display_name on acceptance. */
+  member_name: Generated<string>;
   created_at: number;
   updated_at: number;
 };

@@ -6,7 +6,7 @@ import type { DeploymentConfig } from '../../core/config.ts';
 import type { Env } from '../env.ts';
 import { codeService, type CodeService, type SmsProvider } from '../services/sms.ts';
 import { providerFromEnv, withRetries } from '../services/sms-providers.ts';
-import { SESSION_COOKIE, SESSION_TTL_MS, sessionService, type SessionRow, type SessionService } from '../services/sessions.ts';
+import { SESSION_COOKIE, SESSION_TTL_MS, SIGNED_IN_HINT_COOKIE, sessionService, type SessionRow, type SessionService } from '../services/sessions.ts';
 import { ApiError } from '../errors.ts';
 
 declare module 'fastify' {
@@ -69,15 +69,12 @@ export default fp<ServicesOptions>(async function servicesPlugin(app, opts) {
   });
 
   app.decorate('setSessionCookie', (reply, token: string) => {
-    reply.setCookie(SESSION_COOKIE, token, {
-      path: '/',
-      httpOnly: true,
-      sameSite: 'lax',
-      secure: opts.env.cookieSecure,
-      maxAge: Math.floor(SESSION_TTL_MS / 1000),
-    });
+    const cookie = { path: '/', sameSite: 'lax', secure: opts.env.cookieSecure, maxAge: Math.floor(SESSION_TTL_MS / 1000) } as const;
+    reply.setCookie(SESSION_COOKIE, token, { ...cookie, httpOnly: true });
+    reply.setCookie(SIGNED_IN_HINT_COOKIE, '1', cookie);
   });
   app.decorate('clearSessionCookie', (reply) => {
     reply.clearCookie(SESSION_COOKIE, { path: '/', httpOnly: true, sameSite: 'lax', secure: opts.env.cookieSecure });
+    reply.clearCookie(SIGNED_IN_HINT_COOKIE, { path: '/', sameSite: 'lax', secure: opts.env.cookieSecure });
   });
 });

@@ -54,7 +54,12 @@ export type IdCardSide = 'front' | 'back';
 /** Front: number and name. Back: the end of the validity period (`YYYYMMDD`, or `long` for 长期). */
 export type IdCardFields = { card_no: string; name: string; valid_until: string };
 
-/** Reads the front of a resident identity card: the 18/15-digit number (with a valid check digit) and the name after 姓名. */
+/**
+ * Reads the front of a resident identity card: the 18/15-digit number (with a valid check
+ * digit) and the name after 姓名. The number alone is enough: it is the field the server
+ * checks against the photo, and OCR misreads rarer name characters, so a card whose name
+ * could not be read answers with an empty name for the person to type.
+ */
 export function parseIdCardFront(text: string): IdCardFields | null {
   const lines = text.split(/\r?\n/).map((l) => l.replace(/[\s\u3000]+/g, ''));
   const flat = lines.join('\n');
@@ -69,7 +74,7 @@ export function parseIdCardFront(text: string): IdCardFields | null {
   const nameLine = /姓名[:：]?([^\n]*)/.exec(flat)?.[1] ?? '';
   // A name is Chinese characters (and the middle dot of minority names); OCR noise around it is dropped.
   const name = /[\u4e00-\u9fff][\u4e00-\u9fff·]{0,19}/.exec(nameLine)?.[0] ?? '';
-  if (!cardNo || !name) return null;
+  if (!cardNo) return null;
   return { card_no: cardNo, name, valid_until: '' };
 }
 

@@ -2,6 +2,12 @@ import { createHash, randomBytes } from 'node:crypto';
 import type { Db } from '../db/database.ts';
 
 export const SESSION_COOKIE = 'provena_session';
+/**
+ * Set and cleared with the session cookie, readable by scripts and holding no secret: the
+ * browser asks who is logged in only when it is there, so an anonymous page makes no call
+ * that fails (a 400 in every visitor's console).
+ */
+export const SIGNED_IN_HINT_COOKIE = 'provena_signed_in';
 export const SESSION_TTL_MS = 7 * 24 * 60 * 60 * 1000;
 /** Sliding expiry: a session used within its lifetime is extended, at most once an hour. */
 const TOUCH_INTERVAL_MS = 60 * 60 * 1000;

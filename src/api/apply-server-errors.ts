@@ -1,12 +1,14 @@
+import type { ReactNode } from 'react';
 import type { I18n } from '@lingui/core';
 import { i18n as globalI18n } from '@/i18n/i18n.ts';
+import { localizedError } from '@/components/localized.ts';
 import { isApiError } from './client.ts';
-import { describeError, notifyError } from './error-messages.ts';
+import { notifyError } from './error-messages.ts';
 
 /** The part of a Mantine form this needs; any useForm() result fits. */
 export type FieldErrorTarget = {
   getValues: () => object;
-  setFieldError: (path: never, error: string) => void;
+  setFieldError: (path: never, error: ReactNode) => void;
 };
 
 type Options = {
@@ -25,7 +27,7 @@ export function applyServerErrors(form: FieldErrorTarget, error: unknown, option
   if (isApiError(error) && error.kind === 'client' && error.fieldName) {
     const field = options.fieldAliases?.[error.fieldName] ?? error.fieldName;
     if (Object.hasOwn(form.getValues(), field)) {
-      (form.setFieldError as (path: string, error: string) => void)(field, describeError(error, i18n));
+      (form.setFieldError as (path: string, error: ReactNode) => void)(field, localizedError(error));
       return field;
     }
   }

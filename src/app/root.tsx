@@ -1,4 +1,6 @@
-import { MantineProvider } from '@mantine/core';
+import { useMemo, type ReactNode } from 'react';
+import { MantineProvider, PasswordInput, mergeThemeOverrides } from '@mantine/core';
+import { useLingui } from '@lingui/react/macro';
 import { ModalsProvider } from '@mantine/modals';
 import { Notifications } from '@mantine/notifications';
 import { I18nProvider } from '@lingui/react';
@@ -7,12 +9,35 @@ import { i18n } from '@/i18n/i18n.ts';
 import { ConfigGate } from './config-gate.tsx';
 import { App } from './app.tsx';
 import { appStore } from './store.ts';
-import { theme } from './theme.ts';
+import { cssVariablesResolver, theme } from './theme.ts';
+
+/**
+ * The theme with the texts Mantine draws itself in the active language: the password
+ * visibility button is labelled for screen readers and reachable by keyboard everywhere.
+ */
+function LocalizedMantineProvider({ children }: { children: ReactNode }) {
+  const { t } = useLingui();
+  const toggleLabel = t`Show or hide the password`;
+  const localizedTheme = useMemo(
+    () =>
+      mergeThemeOverrides(theme, {
+        components: {
+          PasswordInput: PasswordInput.extend({ defaultProps: { visibilityToggleFocusable: true, visibilityToggleButtonProps: { 'aria-label': toggleLabel } } }),
+        },
+      }),
+    [toggleLabel],
+  );
+  return (
+    <MantineProvider theme={localizedTheme} cssVariablesResolver={cssVariablesResolver} defaultColorScheme="light">
+      {children}
+    </MantineProvider>
+  );
+}
 
 export function Root() {
   return (
-    <MantineProvider theme={theme} defaultColorScheme="light">
-      <I18nProvider i18n={i18n}>
+    <I18nProvider i18n={i18n}>
+      <LocalizedMantineProvider>
         <JotaiProvider store={appStore}>
           <Notifications position="top-center" />
           <ConfigGate>
@@ -21,7 +46,7 @@ export function Root() {
             </ModalsProvider>
           </ConfigGate>
         </JotaiProvider>
-      </I18nProvider>
-    </MantineProvider>
+      </LocalizedMantineProvider>
+    </I18nProvider>
   );
 }

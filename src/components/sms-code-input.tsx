@@ -2,6 +2,7 @@ import { useEffect, useId, useState, type ReactNode } from 'react';
 import { Button, Input, TextInput } from '@mantine/core';
 import { Trans, useLingui } from '@lingui/react/macro';
 import { SMS_CODE_LENGTH, SMS_RESEND_COUNTDOWN_S } from '../../core/constants.ts';
+import { isApiError } from '@/api/client.ts';
 
 type Props = {
   value: string;
@@ -22,7 +23,9 @@ type Props = {
 /**
  * The SMS code field with its send button (§4): after a successful send the button is
  * disabled with a 60 s countdown and the field says the code was sent and is valid for
- * 10 minutes (§9).
+ * 10 minutes (§9). A send the server refuses as too early ("requested too often, wait a
+ * minute") counts down too, beside its message. An error about the previous code is
+ * stale once a new code went out: it is hidden until the form sets another.
  */
 export function SmsCodeInput({ value, onChange, error, label, onSend, onSendError, disabled, sendTestId }: Props) {
   const { t } = useLingui();
@@ -30,6 +33,7 @@ export function SmsCodeInput({ value, onChange, error, label, onSend, onSendErro
   const [secondsLeft, setSecondsLeft] = useState(0);
   const [isSending, setIsSending] = useState(false);
   const [hasSent, setHasSent] = useState(false);
+  const [staleError, setStaleError] = useState<ReactNode>(null);
 
   useEffect(() => {
     if (secondsLeft <= 0) return;
@@ -42,9 +46,11 @@ export function SmsCodeInput({ value, onChange, error, label, onSend, onSendErro
     try {
       if (await onSend()) {
         setHasSent(true);
+        setStaleError(error ?? null);
         setSecondsLeft(SMS_RESEND_COUNTDOWN_S);
       }
     } catch (sendError) {
+      if (isApiError(sendError) && sendError.key === 'validation_code_filled') setSecondsLeft(SMS_RESEND_COUNTDOWN_S);
       onSendError(sendError);
     } finally {
       setIsSending(false);
@@ -52,13 +58,14 @@ export function SmsCodeInput({ value, onChange, error, label, onSend, onSendErro
   };
 
   const isCountingDown = secondsLeft > 0;
+  const shownError = error && error !== staleError ? error : undefined;
   return (
     <Input.Wrapper
       id={id}
       label={label ?? t`SMS verification code`}
       required
-      error={error}
-      description={hasSent && !error ? t`Code sent to your phone, valid for 10 minutes` : undefined}
+      error={shownError}
+      description={hasSent && !shownError ? t`Code sent to your phone, valid for 10 minutes` : undefined}
       inputWrapperOrder={['label', 'input', 'description', 'error']}
     >
       <div style={{ display: 'flex', gap: 8 }}>
@@ -67,7 +74,7 @@ export function SmsCodeInput({ value, onChange, error, label, onSend, onSendErro
           style={{ flex: 1, minWidth: 0 }}
           value={value}
           onChange={(event) => onChange(event.currentTarget.value.replace(/\D/g, '').slice(0, SMS_CODE_LENGTH))}
-          error={Boolean(error)}
+          error={Boolean(shownError)}
           inputMode="numeric"
           autoComplete="one-time-code"
           placeholder={t`${SMS_CODE_LENGTH}-digit code`}

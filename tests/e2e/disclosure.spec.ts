@@ -86,6 +86,13 @@ test.describe('file disclosure', () => {
     await page.getByTestId('new-disclosure').click();
     const dialog = page.getByRole('dialog');
     await expect(field(page, L('Name shown to the receiver'))).toHaveValue('design-archive');
+    // Choosing the file that is already chosen keeps it (it used to clear the field).
+    const fileField = dialog.getByTestId('disclosure-file');
+    const chosen = await fileField.inputValue();
+    expect(chosen).not.toBe('');
+    await fileField.click();
+    await page.getByRole('option', { name: chosen }).click();
+    await expect(fileField).toHaveValue(chosen);
     const receiverPhone = randomPhone();
     await field(page, L("Receiver's phone number")).fill(receiverPhone);
     await field(page, L('Store name')).fill('Legal department');

@@ -4,6 +4,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { screenshot, tr, useLocale, type Locale } from './support.ts';
+import { encodeMetricBinary } from '../../core/score-api.ts';
 
 /**
  * Issue 8's browser story on the e2e server's demo enterprises (E2E_DEMO_ENTERPRISES):
@@ -91,9 +92,24 @@ test('map: layout in the worker, search flies to an enterprise, not found otherw
   await page.waitForTimeout(1300); // the flight
   await screenshot(page, 'map-search-zh');
 
+  // The camera ends with the found node in the middle of the map, named there.
+  const label = (await page.getByTestId('asset-map-label').boundingBox())!;
+  expect(Math.abs(label.x - 12 - (box.x + box.width / 2))).toBeLessThan(box.width * 0.1);
+  expect(Math.abs(label.y + 12 - (box.y + box.height / 2))).toBeLessThan(box.height * 0.1);
+
+  // More than one match: the hint is body-size text on its own backing, readable over the map.
+  const common = data.name.map((n) => n.slice(0, 2)).find((p, _i, all) => all.filter((q) => q === p).length > 2)!;
+  await search.fill(common);
+  await search.press('Enter');
+  const hint = page.getByTestId('map-search-hint');
+  await expect(hint).toBeVisible();
+  expect(parseFloat(await hint.evaluate((el) => getComputedStyle(el).fontSize))).toBeGreaterThanOrEqual(14);
+
   await search.fill('没有这家企业 zzz');
   await search.press('Enter');
   await expect(page.getByRole('alert')).toContainText(tr('zh', 'Not found'));
+  // No earlier find's label stays on the map.
+  await expect(page.getByTestId('asset-map-label')).toBeHidden();
 
   // Main-thread long tasks are wall time: on a loaded CI machine SwiftShader's raster
   // threads and the screenshot inflate them (132-608 ms seen in CI, none here idle), so
@@ -156,6 +172,12 @@ test('score page plays its timeline with every chart and table', async ({ page, 
   const firstWeek = await page.getByTestId('score-week').textContent();
   await expect(page.getByTestId('score-week')).not.toHaveText(firstWeek ?? '', { timeout: 20_000 });
   await screenshot(page, 'score-ja');
+  // Dates and legends are Japanese: month ticks like "5月", the legend shows the newest week's values, never "--".
+  const capital = page.getByTestId('chart-capital');
+  await expect(capital.locator('[data-x-ticks]')).toHaveAttribute('data-x-ticks', /月/);
+  expect(await capital.locator('[data-x-ticks]').getAttribute('data-x-ticks')).not.toMatch(/Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec/);
+  await expect(capital.locator('.u-legend .u-value').first()).toContainText(/\d{4}年/);
+  for (const value of await capital.locator('.u-legend .u-value').allTextContents()) expect(value).not.toBe('--');
 
   // Moving the slider by hand pauses and starts rotation (§4).
   await expect(page.getByTestId('play-toggle')).toHaveAttribute('data-playing', 'true');
@@ -318,4 +340,45 @@ test('map and score at phone width @mobile', async ({ page, request }, testInfo)
   const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
   expect(overflow).toBeLessThanOrEqual(1);
   await screenshot(page, 'score-mobile-zh');
+});
+
+test('an empty map says what it will show and how it fills, in three languages', async ({ page }) => {
+  // A platform with no enterprises yet: the score API answers an empty set (in the binary form the map reads).
+  const empty = encodeMetricBinary({ version: 'empty', count: 0, uuid: [], name: [], id: [], activated: [], is_demo: [], updated_at: [], capital: [], links: [], link_weight: [] });
+  await page.route('**/score-api/v1/metric**', (route) => route.fulfill({ status: 200, contentType: 'application/octet-stream', body: Buffer.from(empty) }));
+  for (const locale of ['zh', 'en', 'ja'] as Locale[]) {
+    await useLocale(page, locale);
+    await page.goto('/assets');
+    await page.evaluate((l) => localStorage.setItem('locale', l), locale);
+    await page.reload();
+    await expect(page.getByTestId('asset-map-empty')).toContainText(tr(locale, 'No enterprises on the map yet'));
+    // Nothing is being laid out: no endless "laying out" status.
+    await expect(page.getByTestId('layout-status')).toHaveCount(0);
+    await screenshot(page, `map-empty-${locale}`);
+  }
+});
+
+test('the wall display lays out for 1080p and 4K: the feed shows only whole rows and fills its panel', async ({ page, request }) => {
+  const data = await metric(request);
+  const litCount = data.activated.filter((a) => a === 1).length;
+  expect(litCount, 'the demo set has lit enterprises for the feed').toBeGreaterThan(0);
+  for (const [width, height] of [
+    [1920, 1080],
+    [3840, 2160],
+  ]) {
+    await page.setViewportSize({ width, height });
+    await page.goto('/bigscreen');
+    const list = page.getByTestId('wall-feed-list');
+    await expect(list.locator('> div').first()).toBeVisible({ timeout: 20_000 });
+    const rows = await list.evaluate((el) => {
+      const box = el.getBoundingClientRect();
+      return { bottom: box.bottom, height: box.height, items: Array.from(el.children).map((c) => c.getBoundingClientRect()) };
+    });
+    // Every shown row is whole: none runs past the panel's bottom.
+    for (const item of rows.items) expect(item.bottom).toBeLessThanOrEqual(rows.bottom + 0.5);
+    // And the panel is used: either every lit enterprise is shown, or less than one more row would fit.
+    const rowHeight = rows.items[0]!.height;
+    if (rows.items.length < Math.min(litCount, 40)) expect(rows.bottom - rows.items[rows.items.length - 1]!.bottom).toBeLessThan(rowHeight);
+    await screenshot(page, `bigscreen-${width}x${height}`);
+  }
 });

@@ -362,7 +362,7 @@ describe('logout, reset and the personal centre', () => {
     const phone = newPhone();
     const cookie = await h.register(phone, 'Passw0rdA');
     const put = (body: object) => h.request({ method: 'PUT', url: '/api/v1/users/password', body, cookie });
-    expect((await put({ old_password: 'Passw0rdA', new_password: 'abc12' })).json()).toEqual({ message: 'password_too_short', field_name: 'new_password' });
+    expect((await put({ old_password: 'Passw0rdA', new_password: 'abc12' })).json()).toEqual({ message: 'new_password_too_short', field_name: 'new_password' });
     expect((await put({ old_password: 'Passw0rdA', new_password: 'Passw0rdA' })).json()).toEqual({ message: 'new_password_same_as_old', field_name: 'new_password' });
     expect((await put({ old_password: 'Wrong1234', new_password: 'another1' })).json()).toEqual({ message: 'password_invalid', field_name: 'old_password' });
     expect((await put({ old_password: 'Passw0rdA', new_password: 'another1' })).statusCode).toBe(200);

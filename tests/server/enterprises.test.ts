@@ -209,6 +209,17 @@ describe('members, invitations and codes', () => {
     await add({ phone: refuser, name: '周九', role: 0 });
     const inv = (await h.request({ method: 'GET', url: '/api/v2/users/invitation/enterprise', cookie: refuserCookie })).json().data;
     expect((await h.request({ method: 'PUT', url: `/api/v2/users/invitation/${inv.invitation_id}`, body: { status: 3 }, cookie: refuserCookie })).json().data).toMatchObject({ invited_company: null, companies: [] });
+
+    // The name the administrator typed for an existing account (named 测试用户 by itself) is kept: on the invitation, and as the member's name here once accepted.
+    const unnamed = newPhone();
+    const unnamedCookie = await h.register(unnamed);
+    await realAuth(h, unnamedCookie, '王五');
+    await add({ phone: unnamed, name: '王经理', role: 0 });
+    expect((await h.request({ method: 'GET', url: '/api/v2/enterprises/invitations', cookie: owner.cookie })).json().data[0]).toMatchObject({ phone: unnamed, name: '王经理' });
+    const pending = (await h.request({ method: 'GET', url: '/api/v2/users/invitation/enterprise', cookie: unnamedCookie })).json().data;
+    expect((await h.request({ method: 'PUT', url: `/api/v2/users/invitation/${pending.invitation_id}`, body: { status: 2 }, cookie: unnamedCookie })).statusCode).toBe(200);
+    const members = (await h.request({ method: 'GET', url: `/api/v1/enterprises/employees?keyword=${encodeURIComponent('王经理')}`, cookie: owner.cookie })).json().data;
+    expect(members.items).toEqual([expect.objectContaining({ phone: unnamed, name: '王经理' })]);
   });
 
   it('adds in bulk with a result per row', async () => {

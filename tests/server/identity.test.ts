@@ -65,7 +65,8 @@ describe('ID card text parsing', () => {
     // A number whose check digit is wrong is not a card number (OCR misread a digit).
     const wrong = card.slice(0, 17) + (card[17] === '0' ? '1' : '0');
     expect(parseIdCardFront(`姓名 李四\n公民身份号码 ${wrong}`)).toBeNull();
-    expect(parseIdCardFront(`公民身份号码 ${card}`)).toBeNull();
+    // The number is what the server checks; a name OCR could not read is typed by the person.
+    expect(parseIdCardFront(`公民身份号码 ${card}`)).toEqual({ card_no: card, name: '', valid_until: '' });
   });
   it('reads the validity period of the back, including 长期', () => {
     expect(parseIdCardBack('签发机关 北京市公安局\n有效期限 2016.05.01-2036.05.01')?.valid_until).toBe('20360501');
@@ -137,5 +138,17 @@ describe('real-name authentication, OCR variant (§2, §7, §8)', () => {
     const ok = await commit({ card_no: card, name: '李建国', front_image_id: front, back_image_id: back });
     expect(ok.statusCode).toBe(200);
     expect(ok.json().data).toMatchObject({ card_no: card, real_name: '李建国' });
+  }, 90_000);
+
+  it.skipIf(!hasTesseract || !canRender)('a front whose name OCR cannot read answers the number, and a typed name with that number authenticates', async () => {
+    const cookie = await h.register(newPhone('139'));
+    const card = newCardNo();
+    const front = await upload(h, cookie, idCardPng(['性别 男    民族 汉', `公民身份号码 ${card}`]), 'png');
+    const back = await upload(h, cookie, idCardPng(['签发机关 上海市公安局', '有效期限 2021.03.01-长期']), 'png');
+    const read = await h.request({ method: 'POST', url: '/api/v1/users/ocr/identity-card', body: { image_id: front, side: 'front' }, cookie });
+    expect(read.json().data).toEqual({ card_no: card, name: '', valid_until: '' });
+    const ok = await h.request({ method: 'POST', url: '/api/v2/users/verified-token', body: { card_no: card, name: '欧阳娜娜', front_image_id: front, back_image_id: back }, cookie });
+    expect(ok.statusCode).toBe(200);
+    expect(ok.json().data).toMatchObject({ card_no: card, real_name: '欧阳娜娜' });
   }, 90_000);
 });

@@ -236,8 +236,9 @@ export default async function enterpriseRoutes(app: FastifyInstance) {
         if (request.body.status !== INVITATION_STATUS.accepted) return;
         const existing = await trx.selectFrom('employees').select(['id', 'status']).where('user_id', '=', user.id).where('enterprise_id', '=', invitation.enterprise_id).executeTakeFirst();
         if (existing?.status === EMPLOYEE_STATUS.frozen) fail('employee_locked', 'status');
-        if (existing) await trx.updateTable('employees').set({ status: EMPLOYEE_STATUS.confirmed, role: invitation.role, updated_at: now }).where('id', '=', existing.id).execute();
-        else await trx.insertInto('employees').values({ enterprise_id: invitation.enterprise_id, user_id: user.id, role: invitation.role, status: EMPLOYEE_STATUS.confirmed, created_at: now, updated_at: now }).execute();
+        const named = invitation.member_name ? { display_name: invitation.member_name } : {};
+        if (existing) await trx.updateTable('employees').set({ status: EMPLOYEE_STATUS.confirmed, role: invitation.role, ...named, updated_at: now }).where('id', '=', existing.id).execute();
+        else await trx.insertInto('employees').values({ enterprise_id: invitation.enterprise_id, user_id: user.id, role: invitation.role, status: EMPLOYEE_STATUS.confirmed, ...named, created_at: now, updated_at: now }).execute();
         await recordMemberEvent(trx, { enterpriseId: invitation.enterprise_id, userId: user.id, actorUserId: invitation.inviter_id, kind: 'joined', role: invitation.role, at: now });
         await trx.updateTable('users').set({ current_enterprise_id: invitation.enterprise_id, updated_at: now }).where('id', '=', user.id).execute();
       });
@@ -270,11 +271,11 @@ export default async function enterpriseRoutes(app: FastifyInstance) {
       if (request.query.status) query = query.where('employees.status', '=', request.query.status);
       if (keyword) {
         const like = `%${keyword.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-        query = query.where((eb) => eb.or([eb('users.name', 'like', like), eb('users.real_name', 'like', like), eb('users.phonenumber', 'like', like)]));
+        query = query.where((eb) => eb.or([eb('users.name', 'like', like), eb('employees.display_name', 'like', like), eb('users.real_name', 'like', like), eb('users.phonenumber', 'like', like)]));
       }
       const total = await query.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
       const rows = await query
-        .select(['employees.id', 'employees.user_id', 'users.name', 'users.real_name', 'users.phonenumber', 'employees.role', 'employees.status', 'employees.created_at'])
+        .select(['employees.id', 'employees.user_id', 'employees.display_name', 'users.name', 'users.real_name', 'users.phonenumber', 'employees.role', 'employees.status', 'employees.created_at'])
         .orderBy('employees.id')
         .limit(pageSize)
         .offset((page - 1) * pageSize)
@@ -282,7 +283,7 @@ export default async function enterpriseRoutes(app: FastifyInstance) {
       const items: EmployeeDto[] = rows.map((r) => ({
         employee_id: r.id,
         user_id: r.user_id,
-        name: r.name,
+        name: r.display_name || r.name,
         real_name: r.real_name,
         phone: r.phonenumber,
         role: r.role,
@@ -383,8 +384,11 @@ export default async function enterpriseRoutes(app: FastifyInstance) {
     const now = Date.now();
     if (plan.outcome === 'invited') {
       if (!plan.hasPending) {
-        await trx.insertInto('invitations').values({ enterprise_id: ctx.enterprise.id, user_id: plan.userId, inviter_id: ctx.user.id, role: plan.role, status: INVITATION_STATUS.pending, created_at: now, updated_at: now }).execute();
+        await trx.insertInto('invitations').values({ enterprise_id: ctx.enterprise.id, user_id: plan.userId, inviter_id: ctx.user.id, role: plan.role, status: INVITATION_STATUS.pending, member_name: plan.name, created_at: now, updated_at: now }).execute();
         await recordMemberEvent(trx, { enterpriseId: ctx.enterprise.id, userId: plan.userId, actorUserId: ctx.user.id, kind: 'invited', role: plan.role, at: now });
+      } else {
+        // Invited again while the first invitation waits: the newer name is the one meant.
+        await trx.updateTable('invitations').set({ member_name: plan.name, updated_at: now }).where('user_id', '=', plan.userId).where('enterprise_id', '=', ctx.enterprise.id).where('status', '=', INVITATION_STATUS.pending).execute();
       }
       return { phone: plan.phone, outcome: 'invited' };
     }
@@ -529,12 +533,12 @@ export default async function enterpriseRoutes(app: FastifyInstance) {
       .selectFrom('invitations')
       .innerJoin('users', 'users.id', 'invitations.user_id')
       .innerJoin('users as inviter', 'inviter.id', 'invitations.inviter_id')
-      .select(['invitations.id', 'users.name', 'users.phonenumber', 'invitations.role', 'invitations.status', 'inviter.name as inviter_name', 'invitations.created_at'])
+      .select(['invitations.id', 'invitations.member_name', 'users.name', 'users.phonenumber', 'invitations.role', 'invitations.status', 'inviter.name as inviter_name', 'invitations.created_at'])
       .where('invitations.enterprise_id', '=', enterprise.id)
       .orderBy('invitations.id', 'desc')
       .limit(200)
       .execute();
-    const items: InvitationDto[] = rows.map((r) => ({ id: r.id, name: r.name, phone: r.phonenumber, role: r.role, status: r.status, inviter: r.inviter_name, created_at: Number(r.created_at) }));
+    const items: InvitationDto[] = rows.map((r) => ({ id: r.id, name: r.member_name || r.name, phone: r.phonenumber, role: r.role, status: r.status, inviter: r.inviter_name, created_at: Number(r.created_at) }));
     return { data: items };
   });
 

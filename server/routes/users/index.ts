@@ -224,7 +224,7 @@ export default async function userRoutes(app: FastifyInstance) {
       const user = await currentUser(request);
       const { old_password: oldPassword, new_password: newPassword } = request.body;
       if (!oldPassword) fail('required', 'old_password');
-      rule(checkChangedPassword(oldPassword, newPassword), 'new_password');
+      rule(checkChangedPassword(oldPassword, newPassword, { strongPassword: config.strongPassword }), 'new_password');
       if (!(await verifyPassword(oldPassword, user.password_hash))) fail('password_invalid', 'old_password');
       const passwordHash = await hashPassword(newPassword);
       await db.updateTable('users').set({ password_hash: passwordHash, updated_at: Date.now() }).where('id', '=', user.id).execute();

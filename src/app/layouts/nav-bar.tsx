@@ -16,7 +16,7 @@ import { useDefaultPagePath } from '../guards.tsx';
 import { LocaleSwitch } from '../locale-switch.tsx';
 import { useCanSearch } from '../use-can-search.ts';
 import { useLogout } from '../use-logout.tsx';
-import { CompanyMenu } from './company-menu.tsx';
+import { CompanyDrawerSection, CompanyMenu } from './company-menu.tsx';
 import classes from './nav-bar.module.css';
 
 type NavLink = { key: string; label: ReactNode; href: string; isExternal: boolean };
@@ -214,6 +214,7 @@ export function NavBar() {
               >
                 <Trans>Personal centre</Trans>
               </Button>
+              <CompanyDrawerSection user={user} onNavigate={drawer.close} />
               <Button
                 variant="subtle"
                 color="red"

@@ -4,6 +4,7 @@ import { useForm } from '@mantine/form';
 import { notifications } from '@mantine/notifications';
 import { IconCircleCheck, IconCoins, IconFile } from '@tabler/icons-react';
 import { Trans, useLingui } from '@lingui/react/macro';
+import { msg } from '@lingui/core/macro';
 import { Link, useLocation } from 'wouter';
 import { isApiError } from '@/api/client.ts';
 import { applyServerErrors } from '@/api/apply-server-errors.ts';
@@ -17,6 +18,7 @@ import { registerAsset } from './asset-api.ts';
 import { useAssetPrice } from './use-asset-price.ts';
 import { typeLabel } from './asset-parts.tsx';
 import { assetDetailPath } from './asset-labels.ts';
+import { localizedMessage } from '@/components/localized.ts';
 
 type Values = { file: File | null; name: string; type: string | null; description: string };
 
@@ -64,7 +66,7 @@ export function AssetRegisterForm() {
           notifications.show({ color: 'gray', message: t`Fingerprinting cancelled, nothing was registered` });
         } else {
           setFingerprint({ kind: 'failed' });
-          form.setFieldError('file', t`The file could not be read`);
+          form.setFieldError('file', localizedMessage(msg`The file could not be read`));
         }
         return null;
       },
@@ -97,9 +99,9 @@ export function AssetRegisterForm() {
     const isValid = applyRuleVerdicts(
       form,
       {
-        file: values.file ? null : { text: t`Please choose a file to register` },
+        file: values.file ? null : { message: msg`Please choose a file to register` },
         name: checkAssetName(values.name),
-        type: checkAssetType(values.type === null ? null : Number(values.type)) ? { text: t`Please choose the type of the asset` } : null,
+        type: checkAssetType(values.type === null ? null : Number(values.type)) ? { message: msg`Please choose the type of the asset` } : null,
         description: checkAssetDescription(values.description),
       },
       i18n,
@@ -110,7 +112,7 @@ export function AssetRegisterForm() {
     try {
       const identity = fingerprint.kind === 'ready' ? fingerprint.identity : fingerprint.kind === 'hashing' ? await fingerprint.done : null;
       if (!identity) {
-        if (fingerprint.kind !== 'hashing') form.setFieldError('file', t`Please choose the file again`);
+        if (fingerprint.kind !== 'hashing') form.setFieldError('file', localizedMessage(msg`Please choose the file again`));
         return;
       }
       const asset = await registerAsset({ name: values.name.trim(), type: Number(values.type), description: values.description.trim(), file_hash: identity, size: file.size });

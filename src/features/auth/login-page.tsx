@@ -2,15 +2,17 @@ import { Anchor, Button, Group, PasswordInput, Stack, Tabs, Text, TextInput } fr
 import { useForm } from '@mantine/form';
 import { modals } from '@mantine/modals';
 import { Trans, useLingui } from '@lingui/react/macro';
+import { msg } from '@lingui/core/macro';
 import { useSetAtom } from 'jotai';
 import { Link, useLocation, useSearch } from 'wouter';
 import { SMS_TYPES } from '../../../core/constants.ts';
 import { checkPasswordLogin, checkPhone, checkSmsCode } from '../../../core/validation.ts';
 import { isApiError } from '@/api/client.ts';
 import { applyServerErrors } from '@/api/apply-server-errors.ts';
-import { describeError, notifyError } from '@/api/error-messages.ts';
+import { notifyError } from '@/api/error-messages.ts';
 import { useConfig } from '@/config/config-atom.ts';
 import { applyRuleVerdicts } from '@/components/form-rules.ts';
+import { localizedError, localizedMessage } from '@/components/localized.ts';
 import { SmsCodeInput } from '@/components/sms-code-input.tsx';
 import { AuthCard } from './auth-card.tsx';
 import { loginWithCode, loginWithPassword, sendPublicCode } from './auth-api.ts';
@@ -43,7 +45,7 @@ function PasswordLoginForm() {
         ? t`Enter your username`
         : t`Enter your phone number`;
   // §8: the login form never says which of the two was wrong.
-  const wrongCredentials = isUserNameMode ? t`Account or password wrong` : t`Phone or password wrong`;
+  const wrongCredentials = isUserNameMode ? msg`Account or password wrong` : msg`Phone or password wrong`;
 
   const openWeakPasswordDialog = () => {
     modals.openConfirmModal({
@@ -59,8 +61,7 @@ function PasswordLoginForm() {
     const loginId = values.login_id.trim();
     const verdict = checkPasswordLogin(loginId, values.password, { allowUserNameLogin: config.allowUserNameLogin });
     if (verdict) {
-      const text = verdict.key === 'login_failed' ? wrongCredentials : describeError(verdict.key, i18n);
-      applyRuleVerdicts(form, { [verdict.field]: { text } }, i18n);
+      applyRuleVerdicts(form, { [verdict.field]: verdict.key === 'login_failed' ? { message: wrongCredentials } : verdict.key }, i18n);
       return;
     }
     try {
@@ -73,8 +74,8 @@ function PasswordLoginForm() {
       const { key, fieldName } = error;
       if (fieldName === 'password' && key === 'invalid_password_format') openWeakPasswordDialog();
       else if (fieldName === 'login_id' && (key === 'operating_too_frequently' || key === 'employee_locked' || key === 'too_frequent_operation')) {
-        form.setFieldError('login_id', describeError(error, i18n));
-      } else if (fieldName === 'login_id' || fieldName === 'password') form.setFieldError('password', wrongCredentials);
+        form.setFieldError('login_id', localizedError(error));
+      } else if (fieldName === 'login_id' || fieldName === 'password') form.setFieldError('password', localizedMessage(wrongCredentials));
       else applyServerErrors(form, error);
     }
   });
@@ -109,12 +110,12 @@ function CodeLoginForm() {
   const { t, i18n } = useLingui();
   const setUser = useSetAtom(currentUserAtom);
   const form = useForm({ mode: 'controlled', initialValues: { login_id: '', validation_code: '' } });
-  const phoneWrong = t`Phone number wrong`;
+  const phoneWrong = msg`Phone number wrong`;
 
   const onSend = async () => {
     const phone = form.values.login_id.trim();
     if (checkPhone(phone)) {
-      form.setFieldError('login_id', phoneWrong);
+      form.setFieldError('login_id', localizedMessage(phoneWrong));
       return false;
     }
     await sendPublicCode(phone, SMS_TYPES.codeLogin);
@@ -125,7 +126,7 @@ function CodeLoginForm() {
     const phone = values.login_id.trim();
     const isValid = applyRuleVerdicts(
       form,
-      { login_id: checkPhone(phone) ? { text: phoneWrong } : null, validation_code: checkSmsCode(values.validation_code) },
+      { login_id: checkPhone(phone) ? { message: phoneWrong } : null, validation_code: checkSmsCode(values.validation_code) },
       i18n,
     );
     if (!isValid) return;
@@ -134,7 +135,7 @@ function CodeLoginForm() {
     } catch (error) {
       // §8 code login: a login_id error reads "phone wrong", or the frozen message; code errors show the server message.
       if (isApiError(error) && error.kind === 'client' && (error.fieldName === 'login_id' || error.fieldName === 'phonenumber')) {
-        form.setFieldError('login_id', error.key === 'employee_locked' || error.key === 'too_frequent_operation' ? describeError(error, i18n) : phoneWrong);
+        form.setFieldError('login_id', error.key === 'employee_locked' || error.key === 'too_frequent_operation' ? localizedError(error) : localizedMessage(phoneWrong));
       } else applyServerErrors(form, error);
     }
   });

@@ -8,6 +8,7 @@ import { SMS_TYPES } from '../../../core/constants.ts';
 import { checkNewPassword, checkPhone, checkRepeatPassword, checkSmsCode } from '../../../core/validation.ts';
 import { applyServerErrors } from '@/api/apply-server-errors.ts';
 import { useConfig } from '@/config/config-atom.ts';
+import { usePasswordHint } from '@/components/password-hint.ts';
 import { applyRuleVerdicts } from '@/components/form-rules.ts';
 import { SmsCodeInput } from '@/components/sms-code-input.tsx';
 import { AuthCard } from './auth-card.tsx';
@@ -17,6 +18,7 @@ import { resetPassword, sendPublicCode } from './auth-api.ts';
 export function ResetPassPage() {
   const { t, i18n } = useLingui();
   const config = useConfig();
+  const passwordHint = usePasswordHint('new');
   const [, navigate] = useLocation();
   const needsCode = config.requirePhoneValidation;
   const form = useForm({
@@ -84,7 +86,7 @@ export function ResetPassPage() {
           />
           <PasswordInput
             label={t`New password`}
-            description={t`At least 8 characters, with upper and lower case letters and a digit`}
+            description={passwordHint}
             autoComplete="new-password"
             required
             {...form.getInputProps('password')}

@@ -1,13 +1,16 @@
 import { Anchor, Button, Checkbox, PasswordInput, Stack, Text, TextInput } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { Trans, useLingui } from '@lingui/react/macro';
+import { msg } from '@lingui/core/macro';
 import { useSetAtom } from 'jotai';
 import { Link } from 'wouter';
 import { SMS_TYPES } from '../../../core/constants.ts';
 import { NAME_MAX_LENGTH, checkName, checkNewPassword, checkPhone, checkRepeatPassword, checkSmsCode } from '../../../core/validation.ts';
 import { applyServerErrors } from '@/api/apply-server-errors.ts';
 import { useConfig } from '@/config/config-atom.ts';
+import { usePasswordHint } from '@/components/password-hint.ts';
 import { applyRuleVerdicts } from '@/components/form-rules.ts';
+import { localizedMessage } from '@/components/localized.ts';
 import { SmsCodeInput } from '@/components/sms-code-input.tsx';
 import { AuthCard } from './auth-card.tsx';
 import { register, sendPublicCode } from './auth-api.ts';
@@ -17,19 +20,20 @@ import { currentUserAtom } from './user-atom.ts';
 export function SignupPage() {
   const { t, i18n } = useLingui();
   const config = useConfig();
+  const passwordHint = usePasswordHint('new');
   const setUser = useSetAtom(currentUserAtom);
   const form = useForm({
     mode: 'controlled',
     initialValues: { phonenumber: '', password: '', repeatPassword: '', name: '', validation_code: '', agree: false },
   });
   // §5: in register a bad phone reads "phone or password wrong".
-  const phoneFailure = { text: t`Phone or password wrong` };
+  const phoneFailure = { message: msg`Phone or password wrong` };
   const siteName = config.webTitle;
 
   const onSend = async () => {
     const phone = form.values.phonenumber.trim();
     if (checkPhone(phone)) {
-      form.setFieldError('phonenumber', phoneFailure.text);
+      form.setFieldError('phonenumber', localizedMessage(phoneFailure.message));
       return false;
     }
     await sendPublicCode(phone, SMS_TYPES.register);
@@ -81,7 +85,7 @@ export function SignupPage() {
           />
           <PasswordInput
             label={t`Password`}
-            description={t`At least 8 characters, with upper and lower case letters and a digit`}
+            description={passwordHint}
             autoComplete="new-password"
             required
             {...form.getInputProps('password')}

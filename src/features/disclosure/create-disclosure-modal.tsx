@@ -3,6 +3,7 @@ import { Alert, Button, Group, Modal, Select, SegmentedControl, Stack, Text, Tex
 import { useForm } from '@mantine/form';
 import { useMediaQuery } from '@mantine/hooks';
 import { Trans, useLingui } from '@lingui/react/macro';
+import { msg } from '@lingui/core/macro';
 import { applyServerErrors } from '@/api/apply-server-errors.ts';
 import { applyRuleVerdicts } from '@/components/form-rules.ts';
 import { SmsCodeInput } from '@/components/sms-code-input.tsx';
@@ -51,7 +52,7 @@ export function CreateDisclosureModal({ opened, onClose, onCreated }: Props) {
     const isValid = applyRuleVerdicts(
       form,
       {
-        hash: values.hash ? null : { text: t`Choose a stored file` },
+        hash: values.hash ? null : { message: msg`Choose a stored file` },
         name: values.name.trim() ? null : 'required',
         received_phone: checkPhone(values.received_phone.trim()),
         store_name: values.store_name.trim() ? null : 'required',
@@ -97,6 +98,8 @@ export function CreateDisclosureModal({ opened, onClose, onCreated }: Props) {
             data={fileOptions}
             value={form.getValues().hash || null}
             onChange={onPickFile}
+            // Choosing the chosen file again keeps it (Mantine would deselect it and empty the field).
+            allowDeselect={false}
             error={form.errors.hash}
             placeholder={t`Choose a stored file`}
             searchable

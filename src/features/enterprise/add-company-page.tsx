@@ -1,6 +1,8 @@
 import { useState } from 'react';
 import { Alert, Anchor, Badge, Button, Checkbox, Divider, Group, SegmentedControl, Stack, Text, TextInput } from '@mantine/core';
 import { useForm } from '@mantine/form';
+import { useMediaQuery } from '@mantine/hooks';
+import { notifications } from '@mantine/notifications';
 import { IconDownload, IconInfoCircle } from '@tabler/icons-react';
 import { Trans, useLingui } from '@lingui/react/macro';
 import { Link, useLocation } from 'wouter';
@@ -18,6 +20,7 @@ import { EnterpriseCard } from './enterprise-card.tsx';
 import { FileSlot } from './file-slot.tsx';
 import { applicationFormUrl, createByLegalPerson, createByTable, isApiError, ocrLicence, recommitByTable, sendLegalPersonCode } from './enterprise-api.ts';
 import { useCompany } from './use-company.ts';
+import { localizedError } from '@/components/localized.ts';
 
 const IMAGE_ACCEPT = 'image/jpeg,image/png,image/bmp,image/gif';
 const FORM_ACCEPT = `${IMAGE_ACCEPT},application/pdf`;
@@ -25,6 +28,7 @@ const FORM_ACCEPT = `${IMAGE_ACCEPT},application/pdf`;
 /** §2 create company: licence upload read by OCR (or typed), then channel 1 (legal person) or channel 2 (application form). */
 export function AddCompanyPage({ user, defaultPath }: { user: UserDto; defaultPath: string }) {
   const { t, i18n } = useLingui();
+  const isNarrow = useMediaQuery('(max-width: 36em)') ?? false;
   const [, navigate] = useLocation();
   const { company, setCompany } = useCompany(user.id);
   const [ocrState, setOcrState] = useState<'none' | 'recognised' | 'manual'>('none');
@@ -78,6 +82,7 @@ export function AddCompanyPage({ user, defaultPath }: { user: UserDto; defaultPa
       } else {
         const files = { apply_book_id: values.apply_book_id, organization_code_certificate_id: values.organization_code_certificate_id || null };
         setCompany(await (isRecommit ? recommitByTable : createByTable)({ ...licence, ...files }));
+        notifications.show({ color: 'green', message: isRecommit ? t`Application resubmitted. The platform reviews it again.` : t`Application submitted. The platform reviews it.` });
         navigate('/in-review');
       }
     } catch (error) {
@@ -119,7 +124,11 @@ export function AddCompanyPage({ user, defaultPath }: { user: UserDto; defaultPa
                 <Text fw={600}>
                   <Trans>Review channel</Trans>
                 </Text>
+                {/* Both labels side by side do not fit a phone in English or Japanese: stacked there. */}
                 <SegmentedControl
+                  data-testid="review-channel"
+                  orientation={isNarrow ? 'vertical' : 'horizontal'}
+                  fullWidth={isNarrow}
                   value={String(channel)}
                   data={[
                     { value: '1', label: t`Legal person (fast online review)`, disabled: channel !== CHANNELS.legalPerson },
@@ -138,7 +147,7 @@ export function AddCompanyPage({ user, defaultPath }: { user: UserDto; defaultPa
                       await sendLegalPersonCode();
                       return true;
                     }}
-                    onSendError={(error) => form.setFieldError('validation_code', describeError(error))}
+                    onSendError={(error) => form.setFieldError('validation_code', localizedError(error))}
                     sendTestId="send-legal-code"
                   />
                   <Checkbox

@@ -1,8 +1,10 @@
 import { useCallback, useEffect, useState } from 'react';
-import { ActionIcon, Alert, Badge, Button, CopyButton, Group, Modal, Pagination, PasswordInput, Select, Stack, Table, Tabs, Text, TextInput, Title, Tooltip, FileButton } from '@mantine/core';
+import { ActionIcon, Alert, Badge, Button, CopyButton, Group, Modal, Pagination, Paper, PasswordInput, Select, Stack, Table, Tabs, Text, TextInput, Title, Tooltip, FileButton } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { notifications } from '@mantine/notifications';
-import { IconCopy, IconRefresh, IconSearch } from '@tabler/icons-react';
+import { modals } from '@mantine/modals';
+import { useMediaQuery } from '@mantine/hooks';
+import { IconCopy, IconLock, IconRefresh, IconSearch } from '@tabler/icons-react';
 import { Trans, useLingui } from '@lingui/react/macro';
 import { useLocation } from 'wouter';
 import type { BulkRowResult, CompanyDto, EmployeeDto, InvitationDto, UserDto } from '../../../core/api-types.ts';
@@ -13,6 +15,7 @@ import { checkName, checkPhone } from '../../../core/validation.ts';
 import { applyServerErrors } from '@/api/apply-server-errors.ts';
 import { errorKeyText, notifyError } from '@/api/error-messages.ts';
 import { applyRuleVerdicts } from '@/components/form-rules.ts';
+import { usePasswordHint } from '@/components/password-hint.ts';
 import { useConfig } from '@/config/config-atom.ts';
 import { PageLoader } from '@/components/page-loader.tsx';
 import { addMember, addMembers, fetchEmployees, fetchInvitations, regenerateInvitationCode, setEmployeeStatus, setMemberRole, type EmployeePage } from './enterprise-api.ts';
@@ -28,6 +31,32 @@ export function toCompanyTab(active: string | undefined): CompanyTab {
   return active === 'identity' || active === 'key' || active === 'members' || active === 'applications' || active === 'invitations' ? active : 'info';
 }
 
+type ConfirmedChange = { title: string; body: string; confirm: string; isDanger?: boolean; run: () => Promise<unknown>; done: string };
+
+/**
+ * Asks before a change that takes effect at once for someone else (a role, a freeze, a new
+ * invitation code), runs it, and says that it was done; a refusal goes to the §8 handler.
+ */
+function useConfirmedChange(): (change: ConfirmedChange) => void {
+  const { t } = useLingui();
+  return ({ title, body, confirm, isDanger, run, done }) =>
+    modals.openConfirmModal({
+      title,
+      centered: true,
+      children: <Text size="sm">{body}</Text>,
+      labels: { confirm, cancel: t`Cancel` },
+      confirmProps: { color: isDanger ? 'red' : undefined },
+      onConfirm: async () => {
+        try {
+          await run();
+          notifications.show({ color: 'green', message: done });
+        } catch (error) {
+          notifyError(error);
+        }
+      },
+    });
+}
+
 function InfoTab({ company, onCodeChange }: { company: CompanyDto; onCodeChange: (code: string) => void }) {
   const { t, i18n } = useLingui();
   const rows: Array<[string, string]> = [
@@ -37,13 +66,15 @@ function InfoTab({ company, onCodeChange }: { company: CompanyDto; onCodeChange:
     [t`My role`, i18n._(ROLE_LABELS[company.role] ?? ROLE_LABELS[0]!)],
     [t`Private key`, i18n._(KEY_STATUS_LABELS[company.private_key_status] ?? KEY_STATUS_LABELS[0]!)],
   ];
-  const onRegenerate = async () => {
-    try {
-      onCodeChange((await regenerateInvitationCode()).invitation_code);
-    } catch (error) {
-      notifyError(error);
-    }
-  };
+  const confirmChange = useConfirmedChange();
+  const onRegenerate = () =>
+    confirmChange({
+      title: t`Generate a new invitation code?`,
+      body: t`The current code stops working at once; people who have it can no longer join with it.`,
+      confirm: t`Generate a new code`,
+      run: async () => onCodeChange((await regenerateInvitationCode()).invitation_code),
+      done: t`A new invitation code was generated`,
+    });
   return (
     <Stack gap="sm">
       <Group gap="sm">
@@ -76,7 +107,7 @@ function InfoTab({ company, onCodeChange }: { company: CompanyDto; onCodeChange:
                     )}
                   </CopyButton>
                   <Tooltip label={t`Generate a new code; the old one stops working`}>
-                    <ActionIcon variant="subtle" onClick={() => void onRegenerate()} aria-label={t`Regenerate`}>
+                    <ActionIcon variant="subtle" onClick={onRegenerate} aria-label={t`Regenerate`} data-testid="regenerate-code">
                       <IconRefresh size={16} />
                     </ActionIcon>
                   </Tooltip>
@@ -112,17 +143,77 @@ function MembersTab({ company, user }: { company: CompanyDto; user: UserDto }) {
   const { t, i18n } = useLingui();
   const list = useEmployees(undefined);
   const [search, setSearch] = useState('');
-  const act = async (action: () => Promise<unknown>) => {
-    try {
-      await action();
-      await list.reload();
-    } catch (error) {
-      notifyError(error);
-    }
-  };
+  const confirmChange = useConfirmedChange();
+  // At phone width a table of five columns would hide status and actions off-screen: each member is a card.
+  const isNarrow = useMediaQuery('(max-width: 48em)') ?? false;
   const statusLabel = (e: EmployeeDto) =>
     e.status === EMPLOYEE_STATUS.frozen ? t`Frozen` : e.status === EMPLOYEE_STATUS.applied ? t`Applied` : e.status === EMPLOYEE_STATUS.rejected ? t`Declined` : t`Normal`;
   const roleOptions = Object.entries(ROLE_LABELS).map(([value, label]) => ({ value, label: i18n._(label) }));
+  const who = (e: EmployeeDto) => e.real_name || e.name || maskPhone(e.phone);
+  const onRole = (e: EmployeeDto, value: string | null) => {
+    if (value === null || Number(value) === e.role) return;
+    const role = i18n._(ROLE_LABELS[Number(value)] ?? ROLE_LABELS[0]!);
+    const name = who(e);
+    confirmChange({
+      title: t`Change the role of ${name}?`,
+      body: Number(value) === 1 ? t`${name} becomes a super administrator, with every right in this enterprise, including over you.` : t`${name} becomes ${role}. The new rights apply at once.`,
+      confirm: t`Change role`,
+      isDanger: Number(value) === 1,
+      run: async () => {
+        await setMemberRole(e.employee_id, Number(value));
+        await list.reload();
+      },
+      done: t`${name} is now ${role}`,
+    });
+  };
+  const onFreeze = (e: EmployeeDto, isFreezing: boolean) => {
+    const name = who(e);
+    confirmChange({
+      title: isFreezing ? t`Freeze ${name}?` : t`Unfreeze ${name}?`,
+      body: isFreezing ? t`${name} is logged out of this enterprise and cannot register, view or disclose anything in it until unfrozen.` : t`${name} can work in this enterprise again.`,
+      confirm: isFreezing ? t`Freeze` : t`Unfreeze`,
+      isDanger: isFreezing,
+      run: async () => {
+        await setEmployeeStatus(e.employee_id, isFreezing ? EMPLOYEE_STATUS.frozen : EMPLOYEE_STATUS.confirmed);
+        await list.reload();
+      },
+      done: isFreezing ? t`${name} was frozen` : t`${name} was unfrozen`,
+    });
+  };
+  const roleCell = (e: EmployeeDto, canManage: boolean) =>
+    canManage && e.status === EMPLOYEE_STATUS.confirmed ? (
+      <Select
+        size="xs"
+        w={170}
+        data={company.role === 1 ? roleOptions : roleOptions.filter((o) => o.value !== '1')}
+        value={String(e.role)}
+        aria-label={t`Role`}
+        allowDeselect={false}
+        onChange={(value) => onRole(e, value)}
+      />
+    ) : (
+      i18n._(ROLE_LABELS[e.role] ?? ROLE_LABELS[0]!)
+    );
+  const statusBadge = (e: EmployeeDto) => (
+    <Badge variant="light" color={e.status === EMPLOYEE_STATUS.frozen ? 'red' : e.status === EMPLOYEE_STATUS.confirmed ? 'green' : 'gray'}>
+      {statusLabel(e)}
+    </Badge>
+  );
+  const actions = (e: EmployeeDto, canManage: boolean) => (
+    <>
+      {canManage && e.status === EMPLOYEE_STATUS.confirmed && (
+        <Button size="xs" variant="light" color="red" onClick={() => onFreeze(e, true)}>
+          <Trans>Freeze</Trans>
+        </Button>
+      )}
+      {canManage && e.status === EMPLOYEE_STATUS.frozen && (
+        <Button size="xs" variant="light" onClick={() => onFreeze(e, false)}>
+          <Trans>Unfreeze</Trans>
+        </Button>
+      )}
+    </>
+  );
+  const canManageOf = (e: EmployeeDto) => company.is_admin && e.user_id !== user.id && (e.role !== 1 || company.role === 1);
   return (
     <Stack gap="sm">
       <form
@@ -135,6 +226,33 @@ function MembersTab({ company, user }: { company: CompanyDto; user: UserDto }) {
       </form>
       {!list.data ? (
         <PageLoader />
+      ) : isNarrow ? (
+        <Stack gap="xs" data-testid="members-table">
+          {list.data.items.map((e) => {
+            const canManage = canManageOf(e);
+            return (
+              <Paper key={e.employee_id} withBorder p="sm" radius="md" data-testid={`member-${e.phone}`}>
+                <Group justify="space-between" wrap="nowrap" align="flex-start">
+                  <Stack gap={2} style={{ minWidth: 0 }}>
+                    <Text fw={600} truncate>
+                      {e.real_name || e.name || '-'}
+                    </Text>
+                    <Text size="sm" c="dimmed">
+                      {maskPhone(e.phone)}
+                    </Text>
+                  </Stack>
+                  {statusBadge(e)}
+                </Group>
+                <Group justify="space-between" mt="xs" gap="xs">
+                  <Text size="sm" component="div">
+                    {roleCell(e, canManage)}
+                  </Text>
+                  <Group gap="xs">{actions(e, canManage)}</Group>
+                </Group>
+              </Paper>
+            );
+          })}
+        </Stack>
       ) : (
         <Table.ScrollContainer minWidth={640}>
           <Table striped highlightOnHover data-testid="members-table">
@@ -149,46 +267,14 @@ function MembersTab({ company, user }: { company: CompanyDto; user: UserDto }) {
             </Table.Thead>
             <Table.Tbody>
               {list.data.items.map((e) => {
-                const isSelf = e.user_id === user.id;
-                const canManage = company.is_admin && !isSelf && (e.role !== 1 || company.role === 1);
+                const canManage = canManageOf(e);
                 return (
                   <Table.Tr key={e.employee_id} data-testid={`member-${e.phone}`}>
                     <Table.Td>{e.real_name || e.name || '-'}</Table.Td>
                     <Table.Td>{maskPhone(e.phone)}</Table.Td>
-                    <Table.Td>
-                      {canManage && e.status === EMPLOYEE_STATUS.confirmed ? (
-                        <Select
-                          size="xs"
-                          w={170}
-                          data={company.role === 1 ? roleOptions : roleOptions.filter((o) => o.value !== '1')}
-                          value={String(e.role)}
-                          aria-label={t`Role`}
-                          allowDeselect={false}
-                          onChange={(value) => value !== null && void act(() => setMemberRole(e.employee_id, Number(value)))}
-                        />
-                      ) : (
-                        i18n._(ROLE_LABELS[e.role] ?? ROLE_LABELS[0]!)
-                      )}
-                    </Table.Td>
-                    <Table.Td>
-                      <Badge variant="light" color={e.status === EMPLOYEE_STATUS.frozen ? 'red' : e.status === EMPLOYEE_STATUS.confirmed ? 'green' : 'gray'}>
-                        {statusLabel(e)}
-                      </Badge>
-                    </Table.Td>
-                    {company.is_admin && (
-                      <Table.Td>
-                        {canManage && e.status === EMPLOYEE_STATUS.confirmed && (
-                          <Button size="xs" variant="light" color="red" onClick={() => void act(() => setEmployeeStatus(e.employee_id, EMPLOYEE_STATUS.frozen))}>
-                            <Trans>Freeze</Trans>
-                          </Button>
-                        )}
-                        {canManage && e.status === EMPLOYEE_STATUS.frozen && (
-                          <Button size="xs" variant="light" onClick={() => void act(() => setEmployeeStatus(e.employee_id, EMPLOYEE_STATUS.confirmed))}>
-                            <Trans>Unfreeze</Trans>
-                          </Button>
-                        )}
-                      </Table.Td>
-                    )}
+                    <Table.Td>{roleCell(e, canManage)}</Table.Td>
+                    <Table.Td>{statusBadge(e)}</Table.Td>
+                    {company.is_admin && <Table.Td>{actions(e, canManage)}</Table.Td>}
                   </Table.Tr>
                 );
               })}
@@ -240,6 +326,7 @@ function ApplicationsTab() {
 
 function AddMemberModal({ opened, onClose, onDone }: { opened: boolean; onClose: () => void; onDone: () => void }) {
   const { t, i18n } = useLingui();
+  const passwordHint = usePasswordHint('new');
   const form = useForm({ mode: 'controlled', initialValues: { phone: '', name: '', password: '', role: '0' } });
   const onSubmit = form.onSubmit(async (values) => {
     const isValid = applyRuleVerdicts(form, { phone: checkPhone(values.phone.trim()), name: checkName(values.name.trim(), { required: true }) }, i18n);
@@ -262,7 +349,17 @@ function AddMemberModal({ opened, onClose, onDone }: { opened: boolean; onClose:
         <Stack gap="sm">
           <TextInput label={t`Phone number`} required {...form.getInputProps('phone')} />
           <TextInput label={t`Name`} required {...form.getInputProps('name')} />
-          <PasswordInput label={t`Initial password`} description={t`Only needed when the phone number has no account yet`} {...form.getInputProps('password')} />
+          <PasswordInput
+            label={t`Initial password`}
+            description={
+              <>
+                {t`Only needed when the phone number has no account yet`}
+                <br />
+                {passwordHint}
+              </>
+            }
+            {...form.getInputProps('password')}
+          />
           <Select label={t`Role`} data={roleOptions} allowDeselect={false} {...form.getInputProps('role')} />
           <Button type="submit" loading={form.submitting}>
             <Trans>Add</Trans>
@@ -432,6 +529,8 @@ export function CompanyPage({ user, active }: { user: UserDto; active: CompanyTa
     );
   }
   const canSeeMembers = company.is_admin || company.role === 3;
+  // A tab opened by its address that this role may not see says so, instead of an empty panel.
+  const isRestricted = (active === 'members' && !canSeeMembers) || ((active === 'applications' || active === 'invitations') && !company.is_admin);
   return (
     <Tabs value={active} onChange={(value) => navigate(`/dashboard/company/${value ?? 'info'}`)} keepMounted={false}>
       <Tabs.List mb="md">
@@ -465,6 +564,11 @@ export function CompanyPage({ user, active }: { user: UserDto; active: CompanyTa
         <Tabs.Panel value="invitations">
           <InvitationsTab />
         </Tabs.Panel>
+      )}
+      {isRestricted && (
+        <Alert color="gray" icon={<IconLock size={18} />} data-testid="tab-for-admins">
+          {active === 'members' ? t`The member list is for the enterprise's administrators and its confidentiality officer.` : t`This tab is for the enterprise's administrators.`}
+        </Alert>
       )}
     </Tabs>
   );

@@ -21,6 +21,7 @@ import { saveFile } from '@/api/download.ts';
 import { KeyStatusHeading, useKeyState } from './identity-tab.tsx';
 import { CUSTODY_REQUEST_LABELS, KEY_LOG_LABELS, KEY_STATUS_LABELS, REVOCATION_REASON_LABELS } from './key-labels.ts';
 import { SignFilePanel } from './sign-file-panel.tsx';
+import { localizedMessage } from '@/components/localized.ts';
 
 function CancelCustodyModal({ opened, onClose, onDone }: { opened: boolean; onClose: () => void; onDone: (next: KeyStateDto) => void }) {
   const { t, i18n } = useLingui();
@@ -60,7 +61,7 @@ function RevokeModal({ opened, enterpriseName, onClose, onDone }: { opened: bool
   const form = useForm({ mode: 'controlled', initialValues: { revocation_reason: String(REVOCATION_REASON.keyCompromise), reason: '', confirm_name: '' } });
   const onSubmit = form.onSubmit(async (values) => {
     if (values.confirm_name.trim() !== enterpriseName) {
-      form.setFieldError('confirm_name', i18n._(msg`The name does not match the enterprise name`));
+      form.setFieldError('confirm_name', localizedMessage(msg`The name does not match the enterprise name`));
       return;
     }
     try {

@@ -9,6 +9,8 @@ import { ReviewActions, ReviewQueue, ReviewStatus } from '@/components/review-qu
 import { fetchCustodyRequests, reviewCustodyRequest } from './enterprise-keys-api.ts';
 import { CUSTODY_REQUEST_LABELS } from './key-labels.ts';
 import { pairs } from './certificate-view.tsx';
+import { localizedMessage } from '@/components/localized.ts';
+import { msg } from '@lingui/core/macro';
 
 type Review = { request: OperatorCustodyRequestDto; status: 2 | 3 } | null;
 
@@ -19,7 +21,7 @@ function ReviewModal({ review, onClose, onDone }: { review: Review; onClose: () 
   const onSubmit = form.onSubmit(async (values) => {
     if (!review) return;
     if (!isComplete && !values.reason.trim()) {
-      form.setFieldError('reason', t`Please give a reason`);
+      form.setFieldError('reason', localizedMessage(msg`Please give a reason`));
       return;
     }
     try {

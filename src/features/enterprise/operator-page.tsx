@@ -14,6 +14,8 @@ import { ReviewActions, ReviewQueue, ReviewStatus } from '@/components/review-qu
 import { OperatorKeyRequests } from './operator-key-requests.tsx';
 import { fetchApplications, fetchOperator, operatorLogout, reviewApplication } from './enterprise-api.ts';
 import { OperatorAudit, OperatorLogin } from './operator-security.tsx';
+import { localizedMessage } from '@/components/localized.ts';
+import { msg } from '@lingui/core/macro';
 
 function RejectModal({ application, onClose, onDone }: { application: OperatorApplicationDto | null; onClose: () => void; onDone: () => void }) {
   const { t } = useLingui();
@@ -21,7 +23,7 @@ function RejectModal({ application, onClose, onDone }: { application: OperatorAp
   const onSubmit = form.onSubmit(async (values) => {
     if (!application) return;
     if (!values.reason.trim()) {
-      form.setFieldError('reason', t`Please give a reason`);
+      form.setFieldError('reason', localizedMessage(msg`Please give a reason`));
       return;
     }
     try {

@@ -18,6 +18,8 @@ import { FileSlot } from './file-slot.tsx';
 import { useConfig } from '@/config/config-atom.ts';
 import { useCompany } from './use-company.ts';
 import classes from './enterprise.module.css';
+import { localizedError, localizedMessage } from '@/components/localized.ts';
+import { msg } from '@lingui/core/macro';
 
 type Props = { user: UserDto; defaultPath: string; onUserChange: (user: UserDto) => void };
 
@@ -51,19 +53,24 @@ const ID_PHOTO_ACCEPT = 'image/jpeg,image/png,image/bmp,image/gif';
 
 /**
  * §2 OCR variant: ID front and back photos (one per slot, under 3 MB, images checked by content on
- * the server). The front fills number and name; when recognition is unavailable or fails, the
- * screen says so and the fields are typed. Authenticate needs both photos and both fields.
+ * the server). The front fills number and name. A name OCR could not read is typed beside the number
+ * it did read; a front it could not read at all is photographed again (the server checks the number
+ * against the photo, so typed fields would be refused); where the server has no recognition the
+ * fields are typed. Authenticate needs both photos and both fields.
  */
 function OcrRealNameForm({ onDone }: { onDone: (user: UserDto) => void }) {
   const { t, i18n } = useLingui();
   const form = useForm({ mode: 'controlled', initialValues: { front_image_id: '', back_image_id: '', card_no: '', name: '' } });
-  const [frontState, setFrontState] = useState<'none' | 'reading' | 'recognised' | 'manual'>('none');
+  // recognised: number and name read; numberOnly: the number read (the field the server checks), the name typed;
+  // manual: recognition is unavailable on this server, both typed (the server then checks neither against the photo).
+  const [frontState, setFrontState] = useState<'none' | 'reading' | 'recognised' | 'numberOnly' | 'manual'>('none');
   const [alerts, setAlerts] = useState<{ front?: string; back?: string }>({});
+  const [isBackRefused, setIsBackRefused] = useState(false);
   const v = form.values;
   const ocrMessage = (error: unknown, side: 'front' | 'back') => {
     if (isApiError(error) && error.key === 'recognition_unavailable') return t`Recognition is unavailable on this server. Type the number and name from your ID card.`;
     if (isApiError(error) && error.key === 'identity_card_recognition_failed')
-      return side === 'front' ? t`The front of the ID card could not be recognised. Retake the photo and upload it again, or type the fields.` : t`The back of the ID card could not be recognised. Retake the photo and upload it again.`;
+      return side === 'front' ? t`The front of the ID card could not be recognised. Retake the photo and upload it again.` : t`The back of the ID card could not be recognised. Retake the photo and upload it again.`;
     return describeError(error) || t`Upload failed`;
   };
   const onFront = async (id: string) => {
@@ -73,27 +80,35 @@ function OcrRealNameForm({ onDone }: { onDone: (user: UserDto) => void }) {
     try {
       const r = await ocrIdCard(id, 'front');
       form.setValues({ card_no: r.card_no, name: r.name });
-      setAlerts((a) => ({ ...a, front: undefined }));
-      setFrontState('recognised');
+      setAlerts((a) => ({ ...a, front: r.name ? undefined : t`The number was read from the photo, the name could not be. Type your name as it is printed on the card.` }));
+      setFrontState(r.name ? 'recognised' : 'numberOnly');
     } catch (error) {
       setAlerts((a) => ({ ...a, front: ocrMessage(error, 'front') }));
-      setFrontState('manual');
+      // Typed fields can only pass where the server cannot read photos either: after a failed reading the
+      // server would refuse them again, so the way on is another photo.
+      const isUnavailable = isApiError(error) && error.key === 'recognition_unavailable';
+      setFrontState(isUnavailable ? 'manual' : 'none');
+      if (!isUnavailable) form.setValues({ card_no: '', name: '' });
     }
   };
   const onBack = async (id: string) => {
     form.setFieldValue('back_image_id', id);
     form.clearFieldError('back_image_id');
+    setIsBackRefused(false);
     try {
       await ocrIdCard(id, 'back');
       setAlerts((a) => ({ ...a, back: undefined }));
     } catch (error) {
       // Unavailable recognition is not the back's fault: say nothing more than the front already says.
-      setAlerts((a) => ({ ...a, back: isApiError(error) && error.key === 'recognition_unavailable' ? undefined : ocrMessage(error, 'back') }));
+      const isUnavailable = isApiError(error) && error.key === 'recognition_unavailable';
+      setAlerts((a) => ({ ...a, back: isUnavailable ? undefined : ocrMessage(error, 'back') }));
+      // An expired or unreadable back would be refused by the server again: Authenticate waits for another photo.
+      setIsBackRefused(!isUnavailable);
     }
   };
   const onSubmit = form.onSubmit(async (values) => {
     if (!values.front_image_id || !values.back_image_id) {
-      form.setFieldError(values.front_image_id ? 'back_image_id' : 'front_image_id', t`The front and back of the ID card are both required`);
+      form.setFieldError(values.front_image_id ? 'back_image_id' : 'front_image_id', localizedMessage(msg`The front and back of the ID card are both required`));
       return;
     }
     const isValid = applyRuleVerdicts(form, { card_no: checkCardNo(values.card_no), name: checkRealName(values.name) }, i18n);
@@ -104,9 +119,10 @@ function OcrRealNameForm({ onDone }: { onDone: (user: UserDto) => void }) {
       applyServerErrors(form, error, { i18n });
     }
   });
-  const photoError = form.errors.front_image_id || form.errors.back_image_id;
-  const hasFields = frontState === 'recognised' || frontState === 'manual';
-  const canSubmit = Boolean(v.front_image_id && v.back_image_id && v.card_no.trim() && v.name.trim());
+  // The back's own alert already says what is wrong with it: the same words are not repeated under the photos.
+  const photoError = form.errors.front_image_id || (alerts.back ? undefined : form.errors.back_image_id);
+  const hasFields = frontState === 'recognised' || frontState === 'numberOnly' || frontState === 'manual';
+  const canSubmit = Boolean(v.front_image_id && v.back_image_id && !isBackRefused && v.card_no.trim() && v.name.trim());
   return (
     <form onSubmit={onSubmit} noValidate>
       <Stack gap="md">
@@ -139,7 +155,7 @@ function OcrRealNameForm({ onDone }: { onDone: (user: UserDto) => void }) {
         )}
         {hasFields && (
           <>
-            <TextInput label={t`ID card number`} placeholder={t`18-digit ID card number`} required readOnly={frontState === 'recognised'} {...form.getInputProps('card_no')} />
+            <TextInput label={t`ID card number`} placeholder={t`18-digit ID card number`} required readOnly={frontState === 'recognised' || frontState === 'numberOnly'} {...form.getInputProps('card_no')} />
             <TextInput label={t`Real name`} placeholder={t`Name as on the ID card`} required description={frontState === 'recognised' ? t`Read from the photo; correct it if a character was misread` : undefined} {...form.getInputProps('name')} />
           </>
         )}
@@ -157,16 +173,16 @@ function JoinByCodeForm({ onJoined, onBack }: { onJoined: (c: CompanyDto) => voi
   const onSubmit = form.onSubmit(async (values) => {
     const code = values.invitation_code.trim();
     if (!code) {
-      form.setFieldError('invitation_code', t`Please enter the invitation code`);
+      form.setFieldError('invitation_code', localizedMessage(msg`Please enter the invitation code`));
       return;
     }
     try {
       onJoined(await joinByCode(code));
     } catch (error) {
       // §8: a wrong code says so; anything else is "network abnormal, try later".
-      if (isApiError(error) && error.key === 'invitation_code_invalid') form.setFieldError('invitation_code', describeError(error));
-      else if (isApiError(error) && error.kind === 'client' && error.fieldName === 'invitation_code') form.setFieldError('invitation_code', describeError(error));
-      else form.setFieldError('invitation_code', t`Network abnormal, please try again later`);
+      if (isApiError(error) && error.key === 'invitation_code_invalid') form.setFieldError('invitation_code', localizedError(error));
+      else if (isApiError(error) && error.kind === 'client' && error.fieldName === 'invitation_code') form.setFieldError('invitation_code', localizedError(error));
+      else form.setFieldError('invitation_code', localizedMessage(msg`Network abnormal, please try again later`));
     }
   });
   return (
@@ -196,7 +212,7 @@ function JoinByNameForm({ onJoined, onBack }: { onJoined: (c: CompanyDto) => voi
   const form = useForm({ mode: 'controlled', initialValues: { name: '' } });
   const onSubmit = form.onSubmit(async (values) => {
     if (!values.name.trim()) {
-      form.setFieldError('name', t`Please enter the company name`);
+      form.setFieldError('name', localizedMessage(msg`Please enter the company name`));
       return;
     }
     try {
@@ -204,7 +220,7 @@ function JoinByNameForm({ onJoined, onBack }: { onJoined: (c: CompanyDto) => voi
     } catch (error) {
       // §5: the server message is shown on the field (§8: and as a toast).
       if (isApiError(error) && error.kind === 'client') {
-        form.setFieldError('name', describeError(error));
+        form.setFieldError('name', localizedError(error));
         notifications.show({ color: 'red', message: describeError(error) });
       } else applyServerErrors(form, error);
     }

@@ -3,6 +3,7 @@ import { Alert, Button, Code, FileInput, Group, Loader, Paper, PasswordInput, Si
 import { useForm } from '@mantine/form';
 import { IconDownload, IconSignature } from '@tabler/icons-react';
 import { Trans, useLingui } from '@lingui/react/macro';
+import { msg } from '@lingui/core/macro';
 import { applyRuleVerdicts } from '@/components/form-rules.ts';
 import { applyServerErrors } from '@/api/apply-server-errors.ts';
 import { WorkProgress } from '@/components/progress/work-progress.tsx';
@@ -13,6 +14,7 @@ import { base64Of, fileSafe, keyErrorText, reportSignature, startKeyUsage } from
 import { saveFile } from '@/api/download.ts';
 import { Fields } from './certificate-view.tsx';
 import { Copyable } from '@/components/copyable.tsx';
+import { localized } from '@/components/localized.ts';
 
 type Signed = { fileName: string; digest: string; signature: Uint8Array; certificate: CertificateDto };
 
@@ -34,7 +36,7 @@ export function SignFilePanel({ enterpriseName, onSigned }: { enterpriseName: st
   const downloadCertificate = (s: Signed) => saveFile(`${fileSafe(enterpriseName)}-${s.certificate.serial_number.slice(0, 12)}.pem`, s.certificate.pem, 'application/x-pem-file');
 
   const onSubmit = form.onSubmit(async (values) => {
-    const isValid = applyRuleVerdicts(form, { file: values.file ? null : { text: t`Please choose a file to sign` }, passphrase: values.passphrase ? null : 'required' }, i18n);
+    const isValid = applyRuleVerdicts(form, { file: values.file ? null : { message: msg`Please choose a file to sign` }, passphrase: values.passphrase ? null : 'required' }, i18n);
     if (!isValid || !values.file) return;
     const file = values.file;
     setSigned(null);
@@ -47,7 +49,7 @@ export function SignFilePanel({ enterpriseName, onSigned }: { enterpriseName: st
       try {
         signature = await keysWorker().signDigest(usage.encrypted_private_key, values.passphrase, hashed.hash, usage.certificate.pem);
       } catch (error) {
-        form.setFieldError('passphrase', keyErrorText(error, i18n));
+        form.setFieldError('passphrase', localized((i18n) => keyErrorText(error, i18n)));
         return;
       }
       await reportSignature(usage.usage_id, base64Of(signature));

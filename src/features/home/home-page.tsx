@@ -69,7 +69,8 @@ function Counter({ icon: Icon, label, value, note, href, testId }: CounterProps)
     </Paper>
   );
   return href ? (
-    <UnstyledButton component={Link} href={href} aria-label={`${label}: ${value ?? ''}`} data-testid={testId} className={classes.counterAnchor}>
+    // Named by what it shows (label and value): an aria-label that differs from the visible text fails WCAG 2.5.3.
+    <UnstyledButton component={Link} href={href} data-testid={testId} className={classes.counterAnchor}>
       {body}
     </UnstyledButton>
   ) : (

@@ -26,7 +26,8 @@ export function AssetsPage() {
     if (metric) setLit(metric.activated.reduce((sum, a) => sum + a, 0));
   }, [metric]);
   // Enter on the same text again moves on to the next match.
-  const matches = useRef<{ text: string; hits: number[]; at: number }>({ text: '', hits: [], at: 0 });
+  // State, not a ref: the "match n of m" hint must show even when Enter lands on the node already selected.
+  const [matches, setMatches] = useState<{ text: string; hits: number[]; at: number }>({ text: '', hits: [], at: 0 });
 
   useActivationPolling(metric, {
     focus: (index) => {
@@ -44,28 +45,40 @@ export function AssetsPage() {
     if (!metric) return;
     const text = query.trim();
     if (!text) return;
-    let state = matches.current;
-    if (state.text !== text) {
-      state = { text, hits: searchEnterprises(metric.name, text, 50), at: -1 };
-      matches.current = state;
-    }
+    const state = matches.text === text ? { ...matches } : { text, hits: searchEnterprises(metric.name, text, 50), at: -1 };
     if (state.hits.length === 0) {
+      setMatches(state);
+      // The previous find's label would name an enterprise that is not what was asked for.
+      setSelected(-1);
       setIsNotFound(true);
       return;
     }
     setIsNotFound(false);
     state.at = (state.at + 1) % state.hits.length;
+    setMatches(state);
     const index = state.hits[state.at];
     setSelected(index);
     mapRef.current?.flyTo(index);
   }
 
-  const hasMore = matches.current.text === query.trim() && matches.current.hits.length > 1;
+  const hasMore = matches.text === query.trim() && matches.hits.length > 1;
   const isWhitelisted = (index: number) => Boolean(metric && config.assetMapScoreEnterprise && metric.uuid[index] === config.assetMapScoreEnterprise);
 
   return (
     <div className={classes.mapPage}>
-      {metric ? (
+      {metric && metric.count === 0 ? (
+        <div className={classes.canvasBox}>
+          <Stack align="center" justify="center" h="100%" p="md">
+            <Alert color="blue" variant="filled" title={t`No enterprises on the map yet`} maw={480} data-testid="asset-map-empty">
+              <Text size="sm">
+                <Trans>
+                  Each enterprise that joins the platform becomes a node here, sized by its registered digital assets and linked to the repositories and developers it works with. A node lights up orange when the enterprise activates its asset network. The map fills as enterprises register and is refreshed every time this page opens.
+                </Trans>
+              </Text>
+            </Alert>
+          </Stack>
+        </div>
+      ) : metric ? (
         <AssetMapView
           ref={mapRef}
           metric={metric}
@@ -118,7 +131,18 @@ export function AssetsPage() {
             onKeyDown={(e) => {
               if (e.key === 'Enter' && !e.nativeEvent.isComposing) onSearch();
             }}
-            rightSection={query ? <CloseButton size="sm" aria-label={t`Clear`} onClick={() => setQuery('')} /> : null}
+            rightSection={
+              query ? (
+                <CloseButton
+                  size="sm"
+                  aria-label={t`Clear`}
+                  onClick={() => {
+                    setQuery('');
+                    setSelected(-1);
+                  }}
+                />
+              ) : null
+            }
           />
           {isNotFound ? (
             <Alert color="orange" variant="filled" py={6} withCloseButton onClose={() => setIsNotFound(false)} closeButtonLabel={t`Close`}>
@@ -126,9 +150,9 @@ export function AssetsPage() {
             </Alert>
           ) : null}
           {hasMore && !isNotFound ? (
-            <Text size="xs" c="gray.3">
+            <Text size="sm" className={classes.hint} data-testid="map-search-hint">
               <Trans>
-                Match {matches.current.at + 1} of {matches.current.hits.length}: press Enter for the next
+                Match {matches.at + 1} of {matches.hits.length}: press Enter for the next
               </Trans>
             </Text>
           ) : null}
@@ -162,7 +186,7 @@ export function AssetsPage() {
         <span className={classes.dot} style={{ background: '#b8c7db', marginLeft: 14 }} />
         <Trans>Not lit yet</Trans>
       </div>
-      {metric ? (
+      {metric && metric.count > 0 ? (
         <div className={classes.status} data-testid="layout-status" data-settled={layout?.isSettled ? 'true' : 'false'}>
           {layout?.isSettled ? <Trans>Layout settled</Trans> : <Trans>Arranging the map…</Trans>}
         </div>

@@ -7,7 +7,33 @@ import { AssetMapView, type AssetMapHandle } from './asset-map-view.tsx';
 import { useActivationPolling, useMetric, type ActivationEvent } from './map-data.ts';
 import classes from './map.module.css';
 
-const FEED_SIZE = 14;
+/** Events kept for the feed; how many are shown is what fits the panel at this screen's size. */
+const FEED_SIZE = 40;
+
+/**
+ * How many rows of the feed fit its panel whole: at 1080p and at 4K the panel's height is a
+ * share of the screen while a row's height is clamped, so a fixed count either leaves a gap
+ * or cuts the last row in half.
+ */
+function useFittingRows(listRef: React.RefObject<HTMLDivElement | null>, itemCount: number): number {
+  const [fitting, setFitting] = useState(itemCount);
+  useEffect(() => {
+    const list = listRef.current;
+    if (!list) return;
+    const measure = () => {
+      const first = list.firstElementChild as HTMLElement | null;
+      if (!first) return setFitting(itemCount);
+      const rowHeight = first.getBoundingClientRect().height;
+      if (rowHeight <= 0) return;
+      setFitting(Math.max(1, Math.floor(list.clientHeight / rowHeight)));
+    };
+    measure();
+    const observer = new ResizeObserver(measure);
+    observer.observe(list);
+    return () => observer.disconnect();
+  }, [listRef, itemCount]);
+  return fitting;
+}
 
 function Clock() {
   const { i18n } = useLingui();
@@ -37,6 +63,8 @@ export function BigscreenPage() {
   const [feed, setFeed] = useState<ActivationEvent[]>([]);
   const [lit, setLit] = useState(0);
   const [focused, setFocused] = useState(-1);
+  const feedListRef = useRef<HTMLDivElement>(null);
+  const fittingRows = useFittingRows(feedListRef, feed.length);
 
   useEffect(() => {
     if (!metric) return;
@@ -129,12 +157,14 @@ export function BigscreenPage() {
                 <Trans>No enterprise has been lit yet.</Trans>
               </div>
             ) : (
-              feed.map((item) => (
-                <div key={`${item.index}-${item.at}`} className={`${classes.feedItem} ${item.isNew ? classes.feedItemNew : ''}`}>
-                  <span style={{ overflow: 'hidden', textOverflow: 'ellipsis', whiteSpace: 'nowrap' }}>{item.name}</span>
-                  <span style={{ opacity: 0.7, flexShrink: 0 }}>{item.at ? new Date(item.at).toLocaleString(i18n.locale, { month: 'numeric', day: 'numeric', hour: '2-digit', minute: '2-digit' }) : ''}</span>
-                </div>
-              ))
+              <div className={classes.feedList} ref={feedListRef} data-testid="wall-feed-list">
+                {feed.slice(0, fittingRows).map((item) => (
+                  <div key={`${item.index}-${item.at}`} className={`${classes.feedItem} ${item.isNew ? classes.feedItemNew : ''}`}>
+                    <span style={{ overflow: 'hidden', textOverflow: 'ellipsis', whiteSpace: 'nowrap' }}>{item.name}</span>
+                    <span style={{ opacity: 0.7, flexShrink: 0 }}>{item.at ? new Date(item.at).toLocaleString(i18n.locale, { month: 'numeric', day: 'numeric', hour: '2-digit', minute: '2-digit' }) : ''}</span>
+                  </div>
+                ))}
+              </div>
             )}
           </div>
         </div>

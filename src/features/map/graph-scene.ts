@@ -98,7 +98,9 @@ export class GraphScene {
     this.controls.addEventListener('change', () => this.invalidate());
     this.pointsMaterial = new THREE.ShaderMaterial({ vertexShader: VERTEX, fragmentShader: FRAGMENT, uniforms: { uScale: { value: 1 } } });
     this.linesMaterial = new THREE.LineBasicMaterial({ color: new THREE.Color(options.linkColor), transparent: true, opacity: options.linkOpacity, depthWrite: false });
-    this.marker = new THREE.Mesh(new THREE.SphereGeometry(1, 16, 12), new THREE.MeshBasicMaterial({ color: 0xffffff, wireframe: true, transparent: true, opacity: 0.7 }));
+    // The marked node's ring is drawn over everything (no depth test), so a found node is never hidden behind others.
+    this.marker = new THREE.Mesh(new THREE.SphereGeometry(1, 16, 12), new THREE.MeshBasicMaterial({ color: 0xffb347, wireframe: true, transparent: true, opacity: 0.95, depthTest: false, depthWrite: false }));
+    this.marker.renderOrder = 10;
     this.marker.visible = false;
     this.scene.add(this.marker);
     this.resizeObserver = new ResizeObserver(() => this.resize());

@@ -107,7 +107,8 @@ export function SearchBox({ field: search, variant, autoFocus, testId = 'search'
       data-testid={testId}
     >
       {variant === 'nav' ? (
-        <Popover opened={hasFeedback} position="bottom-start" width={340} shadow="md" withinPortal trapFocus={false} returnFocus={false}>
+        // withRoles off: the target is a plain wrapper, not a button that opens a dialog, so it must not carry aria-expanded.
+        <Popover opened={hasFeedback} position="bottom-start" width={340} shadow="md" withinPortal trapFocus={false} returnFocus={false} withRoles={false}>
           <Popover.Target>
             <div>{input}</div>
           </Popover.Target>

@@ -5,11 +5,15 @@ import { Trans, useLingui } from '@lingui/react/macro';
 import { checkChangedPassword, checkRepeatPassword } from '../../../core/validation.ts';
 import { applyServerErrors } from '@/api/apply-server-errors.ts';
 import { applyRuleVerdicts } from '@/components/form-rules.ts';
+import { usePasswordHint } from '@/components/password-hint.ts';
+import { useConfig } from '@/config/config-atom.ts';
 import { changePassword } from './setting-api.ts';
 
-/** §2 change password: old password; new ≥ 7 characters and different from the old; repeat. */
+/** §2 change password: old password; new ≥ 7 characters (§9, with a special character under strongPassword) and different from the old; repeat. */
 export function ChangePasswordForm({ isReadOnly }: { isReadOnly: boolean }) {
   const { t, i18n } = useLingui();
+  const { strongPassword } = useConfig();
+  const passwordHint = usePasswordHint('change');
   const form = useForm({ mode: 'controlled', initialValues: { old_password: '', new_password: '', repeatPassword: '' } });
 
   const onSubmit = form.onSubmit(async (values) => {
@@ -17,7 +21,7 @@ export function ChangePasswordForm({ isReadOnly }: { isReadOnly: boolean }) {
       form,
       {
         old_password: values.old_password ? null : 'required',
-        new_password: checkChangedPassword(values.old_password, values.new_password),
+        new_password: checkChangedPassword(values.old_password, values.new_password, { strongPassword }),
         repeatPassword: checkRepeatPassword(values.new_password, values.repeatPassword),
       },
       i18n,
@@ -40,7 +44,7 @@ export function ChangePasswordForm({ isReadOnly }: { isReadOnly: boolean }) {
         <PasswordInput label={t`Original password`} autoComplete="current-password" required disabled={isReadOnly} {...form.getInputProps('old_password')} />
         <PasswordInput
           label={t`New password`}
-          description={t`At least 7 characters, with letters and digits, different from the original`}
+          description={passwordHint}
           autoComplete="new-password"
           required
           disabled={isReadOnly}

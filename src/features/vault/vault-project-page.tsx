@@ -4,6 +4,7 @@ import { useForm } from '@mantine/form';
 import { notifications } from '@mantine/notifications';
 import { IconDownload, IconEdit, IconFileUpload, IconHistory } from '@tabler/icons-react';
 import { Trans, useLingui } from '@lingui/react/macro';
+import { msg } from '@lingui/core/macro';
 import { Link, useSearch } from 'wouter';
 import { applyServerErrors } from '@/api/apply-server-errors.ts';
 import { isApiError } from '@/api/client.ts';
@@ -122,7 +123,7 @@ function RegisterPanel({ project, onRegistered, onVaultExpired }: { project: Vau
   const cost = registrationPrice(config, 'vault_file');
 
   const onSubmit = form.onSubmit(async (values) => {
-    const isValid = applyRuleVerdicts(form, { file: values.file ? null : { text: t`Please choose a file to register` }, name: checkVaultFileName(values.name) }, i18n);
+    const isValid = applyRuleVerdicts(form, { file: values.file ? null : { message: msg`Please choose a file to register` }, name: checkVaultFileName(values.name) }, i18n);
     if (!isValid || !values.file) return;
     const file = values.file;
     const hashed = await hash(file);
