@@ -300,7 +300,10 @@ describe('GET /api/v1/home/activity: the feed per §6', () => {
     const outsider = await ownerWithEnterprise(h, `外人企业${process.pid}-${seq}`);
     // The outsider registers in its own enterprise (the only place it can): nothing reaches the other's feed.
     await creditsForAssets(h, outsider, outsider, 1);
-    await registerAsset(h, outsider, newIdentity('.png'));
+    const reg = await registerAsset(h, outsider, newIdentity('.png'));
+    const row = await h.app.db.selectFrom('ledger_entries').select('enterprise_name').where('dna', '=', reg.asset_dna).executeTakeFirstOrThrow();
+    expect(row.enterprise_name).toBe(outsider.company.name);
+    expect(row.enterprise_name).not.toBe(name);
     expect((await wholeFeed(officer, 50)).filter((e) => e.source === 'ledger')).toEqual([]);
   });
 

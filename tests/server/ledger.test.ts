@@ -99,9 +99,11 @@ describe('registration and certificates', () => {
     expect(data.expired_at).toBeGreaterThan(Date.now() + 300 * 86400_000);
     expect(data.checks.every((c: { ok: boolean }) => c.ok)).toBe(true);
 
-    // The same verdict offline, with pdf.js reading the attachment.
+    // Offline with pdf.js reading the attachment: every check passes, but with nothing pinned
+    // trust fails closed (untrusted, never valid).
     const offline = await verifyCertificate(pdf, extractPackageNode, { fileSha256: sha(content), now: Date.now() });
-    expect(offline.isValid).toBe(true);
+    expect(offline).toMatchObject({ isValid: false, isUntrusted: true, message: 'proof_signer_untrusted' });
+    expect(offline.checks.filter((c) => !c.isOk).map((c) => c.id)).toEqual(['platform_certificate']);
 
     // Pinning only the published X.509 root is enough: it certifies the signing key. A
     // verifier pinning another root (and no key id) refuses the same proof.
@@ -114,7 +116,7 @@ describe('registration and certificates', () => {
     expect(chainCheck?.isSkipped).toBeFalsy();
     expect(byRoot.checks.find((c) => c.id === 'platform_key')?.detail).toContain('certified by a trusted root');
     const otherRoot = await verifyCertificate(pdf, extractPackageNode, { fileSha256: sha(content), now: Date.now(), trustedRootFingerprints: ['ab'.repeat(32)] });
-    expect(otherRoot).toMatchObject({ isValid: false, failedCheck: 'platform_certificate', message: 'file_hashes_inconsistent' });
+    expect(otherRoot).toMatchObject({ isValid: false, isUntrusted: true, failedCheck: 'platform_certificate', message: 'proof_signer_untrusted' });
     const keys = (await h.request({ method: 'GET', url: '/api/v1/ledger/platform-keys' })).json().data as { root_fingerprint: string; certificate: string }[];
     expect(keys[0]).toMatchObject({ root_fingerprint: roots[0]!.fingerprint, certificate: expect.any(String) });
   });
