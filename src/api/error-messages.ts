@@ -43,6 +43,8 @@ export const ERROR_MESSAGES: Record<ErrorKey, MessageDescriptor> = {
   parse_pdf_failed: msg`The certificate could not be parsed`,
   file_hashes_inconsistent: msg`Proof verification failed`,
   expiration_time_verification_failed: msg`The digital property proof file has expired, please regenerate it`,
+  proof_signer_untrusted: msg`Issued by another platform: the proof is intact, but its signer is not a platform you trust`,
+  proof_not_in_ledger: msg`The proof is not in this platform's ledger`,
   // identity
   identity_info_invalid: msg`Real-name authentication failed, please check and try again`,
   identity_card_recognition_failed: msg`The ID card could not be recognised, please retake the photo and upload it again`,

@@ -18,4 +18,5 @@ export const CHECK_LABELS: Record<CheckId, MessageDescriptor> = {
   statement_signature: msg`The certificate (issue and expiry) is signed by the platform`,
   anchor: msg`Public chain anchor`,
   expiry: msg`The certificate has not expired`,
+  platform_ledger: msg`The entry is in this platform's ledger`,
 };
