@@ -63,13 +63,15 @@ describe('EVM anchoring', () => {
     const explorer = (await h.request({ method: 'GET', url: `/api/v1/explorer/blocks/${block!.height}` })).json().data;
     expect(explorer.anchor).toEqual(anchor);
 
-    const verdict = await verifyCertificate(new Uint8Array(pdfs[0]!.rawPayload), extractPackageNode, { fileSha256: sha('anchored one'), now: Date.now() });
+    // Trust fails closed: the verifier pins the platform's published roots.
+    const roots = ((await h.request({ method: 'GET', url: '/api/v1/ledger/platform-roots' })).json().data as { fingerprint: string }[]).map((r) => r.fingerprint);
+    const verdict = await verifyCertificate(new Uint8Array(pdfs[0]!.rawPayload), extractPackageNode, { fileSha256: sha('anchored one'), now: Date.now(), trustedRootFingerprints: roots });
     expect(verdict.isValid).toBe(true);
     expect(verdict.checks.find((c) => c.id === 'anchor')?.detail).toContain(anchor.tx_hash);
 
     // Asked of a node of the chain, the anchor is checked, not only reported.
     const rpc = jsonRpc(`http://127.0.0.1:${port}`);
-    const checked = await verifyCertificate(new Uint8Array(pdfs[0]!.rawPayload), extractPackageNode, { fileSha256: sha('anchored one'), now: Date.now(), anchorRpc: rpc, isAnchorRequired: true });
+    const checked = await verifyCertificate(new Uint8Array(pdfs[0]!.rawPayload), extractPackageNode, { fileSha256: sha('anchored one'), now: Date.now(), trustedRootFingerprints: roots, anchorRpc: rpc, isAnchorRequired: true });
     expect(checked.isValid).toBe(true);
     const anchorCheck = checked.checks.find((c) => c.id === 'anchor')!;
     expect(anchorCheck.isSkipped).toBeFalsy();
@@ -82,9 +84,9 @@ describe('EVM anchoring', () => {
     expect(await checkAnchor({ ...anchor, chain_id: 1 }, block!.hash, rpc)).toMatchObject({ isOk: false, detail: expect.stringContaining('chain 1337') });
     expect(await checkAnchor({ ...anchor, tx_hash: `0x${'cd'.repeat(32)}` }, block!.hash, rpc)).toMatchObject({ isOk: false, detail: expect.stringContaining('is not on chain') });
     const nowhere = jsonRpc('http://127.0.0.1:9/', 2000);
-    const required = await verifyCertificate(new Uint8Array(pdfs[0]!.rawPayload), extractPackageNode, { fileSha256: sha('anchored one'), now: Date.now(), anchorRpc: nowhere, isAnchorRequired: true });
+    const required = await verifyCertificate(new Uint8Array(pdfs[0]!.rawPayload), extractPackageNode, { fileSha256: sha('anchored one'), now: Date.now(), trustedRootFingerprints: roots, anchorRpc: nowhere, isAnchorRequired: true });
     expect(required).toMatchObject({ isValid: false, failedCheck: 'anchor' });
-    const optional = await verifyCertificate(new Uint8Array(pdfs[0]!.rawPayload), extractPackageNode, { fileSha256: sha('anchored one'), now: Date.now(), anchorRpc: nowhere });
+    const optional = await verifyCertificate(new Uint8Array(pdfs[0]!.rawPayload), extractPackageNode, { fileSha256: sha('anchored one'), now: Date.now(), trustedRootFingerprints: roots, anchorRpc: nowhere });
     expect(optional.isValid).toBe(true);
     expect(optional.checks.find((c) => c.id === 'anchor')).toMatchObject({ isSkipped: true, detail: expect.stringContaining('could not ask the chain') });
 
