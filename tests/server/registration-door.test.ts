@@ -143,7 +143,7 @@ describe('the route table', () => {
       if (!kind) continue;
       const price = registrationPrice(h.app.config, kind);
       const charge = await h.app.db.selectFrom('credit_movements').select(['delta', 'kind']).where('reference', '=', e.dna).execute();
-      expect(charge, `entry ${e.dna} has no charge`).toEqual(price > 0 ? [{ delta: -price, kind: REGISTRATION_CREDIT_KIND[kind] }] : []);
+      expect(charge.map((c) => ({ delta: Number(c.delta), kind: c.kind })), `entry ${e.dna} has no charge`).toEqual(price > 0 ? [{ delta: -price, kind: REGISTRATION_CREDIT_KIND[kind] }] : []);
       // What the record says about the enterprise is the enterprise row's name.
       expect(e.enterprise_name).toBe(enterpriseName);
     }
