@@ -72,6 +72,21 @@ describe('the route table', () => {
     const freeze = await h.request({ method: 'PUT', url: '/api/v1/enterprises/employees', body: { employee_id: frozen.employeeId, status: 4 }, cookie: owner.cookie });
     expect(freeze.statusCode, freeze.body).toBe(200);
 
+    // Frozen in this enterprise (with credits here) but still signed in: a confirmed member of
+    // another enterprise without credits, the frozen one still their current enterprise.
+    const other = await ownerWithEnterprise(h, `路由表另一企业${process.pid}`);
+    const frozenHere = await memberOf(h, owner, 0);
+    await creditsForAssets(h, owner, frozenHere, 5);
+    const joined = await h.request({ method: 'POST', url: '/api/v2/enterprises/employees', body: { invitation_code: other.company.invitation_code }, cookie: frozenHere.cookie });
+    expect(joined.statusCode, joined.body).toBe(200);
+    const applications = await h.request({ method: 'GET', url: '/api/v1/enterprises/employees?status=2', cookie: other.cookie });
+    const application = applications.json().data.items.find((e: { phone: string }) => e.phone === frozenHere.phone);
+    expect((await h.request({ method: 'PUT', url: '/api/v1/enterprises/employees', body: { employee_id: application.employee_id, status: 1 }, cookie: other.cookie })).statusCode).toBe(200);
+    expect((await h.request({ method: 'PUT', url: '/api/v1/enterprises/employees', body: { employee_id: frozenHere.employeeId, status: 4 }, cookie: owner.cookie })).statusCode).toBe(200);
+    const enterpriseId = (await h.app.db.selectFrom('enterprises').select('id').where('name', '=', enterpriseName).executeTakeFirstOrThrow()).id;
+    await h.app.db.updateTable('users').set({ current_enterprise_id: enterpriseId }).where('phonenumber', '=', frozenHere.phone).execute();
+    expect((await h.request({ method: 'GET', url: '/api/v1/assets', cookie: frozenHere.cookie })).statusCode, 'the session lives on').toBe(200);
+
     const outsiderPhone = newPhone('139');
     const outsider = await h.register(outsiderPhone);
     await realAuth(h, outsider, '王五');
@@ -113,6 +128,7 @@ describe('the route table', () => {
       ['anonymous', undefined],
       ['outsider', outsider],
       ['frozen member', frozen.cookie],
+      ['frozen member signed in through another enterprise', frozenHere.cookie],
     ];
     let calls = 0;
     for (const [who, cookie] of callers) {
@@ -124,7 +140,7 @@ describe('the route table', () => {
         expect(await entryCount(), `${who} ${route.method} ${route.url} created a ledger entry`).toBe(before);
       }
     }
-    expect(calls).toBe(table.length * 3);
+    expect(calls).toBe(table.length * callers.length);
     // The same bodies do register for a member with credits: the walk asks as a registration would.
     const assets = table.find((r) => r.method === 'POST' && r.url === '/api/v1/assets');
     const control = await h.request({ method: 'POST', url: '/api/v1/assets', cookie: owner.cookie, body: bodyFor(assets?.body) });
