@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { decodePackage, type ProofPackage } from '../../core/ledger/package.ts';
 import { extractPackageNode } from '../../server/proofs/extract.ts';
 import { startHarness, type Harness } from './harness.ts';
+import { AUDIT_PATH } from '../../src/features/verify/standard-tool-snippets.ts';
 
 /**
  * docs/proof-format.md says how to verify a proof with standard tools only. Every code
@@ -115,6 +116,10 @@ describe('docs/proof-format.md', () => {
     // The anchor block needs a chain node ($RPC_URL); this proof has no anchor.
     expect(blocks.filter((b) => needsChain(b.code))).toHaveLength(1);
     expect(pkg.anchor).toBeNull();
+  });
+
+  it('the verification page shows the same audit-path check the page runs', () => {
+    expect(AUDIT_PATH).toBe(blocks[2]!.code.trimEnd());
   });
 
   it('is right that jq -cj does not write JSON.stringify bytes for every text (DEL)', () => {
