@@ -4,6 +4,7 @@ import type { RouteOptions } from 'fastify';
 import { startHarness, type Harness } from './harness.ts';
 import { memberOf, ownerWithEnterprise, newPhone, realAuth } from './enterprise-helpers.ts';
 import { creditsForAssets, registerAsset } from './credit-helpers.ts';
+import { chargeRegistration } from '../../server/services/credits.ts';
 import { registrationPrice, REGISTRATION_CREDIT_KIND, type RegistrationKind } from '../../core/credits.ts';
 import { CERTIFICATE_LEDGER_KIND } from '../../core/enterprise-keys.ts';
 import { verifyCertificate } from '../../core/ledger/package.ts';
@@ -56,6 +57,27 @@ describe('the open registration door', () => {
     expect(res.statusCode, res.body).toBe(404);
     expect(pdf.statusCode).not.toBe(200);
     expect(await entryCount()).toBe(before);
+  });
+});
+
+describe('the registration transaction', () => {
+  it('reads the membership again: a member frozen after the route checked it registers nothing and pays nothing', async () => {
+    const owner = await ownerWithEnterprise(h, `冻结竞态企业${process.pid}`);
+    const member = await memberOf(h, owner, 0);
+    await creditsForAssets(h, owner, member, 1);
+    const ids = await h.app.db.selectFrom('employees').select(['enterprise_id', 'user_id']).where('id', '=', member.employeeId).executeTakeFirstOrThrow();
+    // Frozen between the route's check and the registration's transaction.
+    expect((await h.request({ method: 'PUT', url: '/api/v1/enterprises/employees', body: { employee_id: member.employeeId, status: 4 }, cookie: owner.cookie })).statusCode).toBe(200);
+    const before = await entryCount();
+    const movements = async () => (await h.app.db.selectFrom('credit_movements').select('id').where('user_id', '=', ids.user_id).execute()).length;
+    const moved = await movements();
+    await expect(
+      h.app.registerEntry({ fileHash: newIdentity(), enterpriseName: owner.company.name, registrantUserId: ids.user_id, kind: 'asset' }, (trx, registration) =>
+        chargeRegistration(trx, h.app.config, { enterpriseId: ids.enterprise_id, userId: ids.user_id, kind: 'asset', dna: registration.dna, name: 'late.txt' }).then(() => undefined),
+      ),
+    ).rejects.toMatchObject({ message: 'forbidden' });
+    expect(await entryCount()).toBe(before);
+    expect(await movements()).toBe(moved);
   });
 });
 
