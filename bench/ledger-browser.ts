@@ -16,13 +16,14 @@ import path from 'node:path';
 import { createHash } from 'node:crypto';
 import { chromium } from 'playwright-core';
 import { PDFDocument, PDFName } from 'pdf-lib';
+import { registeringMember, registrationFreeConfig } from '../scripts/registering-member.ts';
 
 const RUNS = 10;
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'provena-ui-'));
 const port = 18000 + Math.floor(Math.random() * 2000);
 const base = `http://127.0.0.1:${port}`;
 const child = spawn(process.execPath, ['server/server.ts'], {
-  env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, LOG_LEVEL: 'warn', LEDGER_BLOCK_INTERVAL_MS: '200', APP_DIR: 'dist/app', PUBLIC_URL: base },
+  env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, PROVENA_CONFIG: registrationFreeConfig(dataDir), LOG_LEVEL: 'warn', LEDGER_BLOCK_INTERVAL_MS: '200', APP_DIR: 'dist/app', PUBLIC_URL: base },
   stdio: 'inherit',
 });
 process.on('exit', () => child.kill('SIGTERM'));
@@ -35,11 +36,9 @@ for (let i = 0; i < 100; i++) {
   await new Promise((r) => setTimeout(r, 100));
 }
 
-const phone = '13912340000';
-await fetch(`${base}/api/v1/validation/public-code?phonenumber=${phone}&type=1`);
-const code = ((await (await fetch(`${base}/api/dev/sms-outbox?phone=${phone}`)).json()) as { data: { code: string }[] }).data[0]!.code;
-const account = await fetch(`${base}/api/v1/users/tokens`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ phonenumber: phone, password: 'Passw0rdA', validation_code: code, name: '测试' }) });
-const cookie = (account.headers.get('set-cookie') ?? '').split(';')[0]!;
+// A member of an enterprise registers (digital assets; free by this server's configuration).
+const member = await registeringMember(base, { phone: '13912340000', enterpriseName: '西安测试科技有限公司' });
+const cookie = member.cookie;
 
 const file = (name: string, content: string) => {
   const p = path.join(dataDir, name);
@@ -47,15 +46,29 @@ const file = (name: string, content: string) => {
   return p;
 };
 
-/** Registers a file through the service API, waits for its certificate and saves the PDF. */
-async function certify(original: string, extra: Record<string, unknown> = {}): Promise<{ dna: string; pdf: string }> {
+/** Registers a file as a digital asset, waits for its certificate and saves the PDF. */
+async function certify(original: string): Promise<{ dna: string; pdf: string }> {
   const hash = createHash('sha256').update(fs.readFileSync(original)).digest('hex');
-  const res = await fetch(`${base}/api/v1/ledger/entries`, { method: 'POST', headers: { 'content-type': 'application/json', cookie }, body: JSON.stringify({ file_hash: `0x${hash}.txt`, enterprise_name: '西安测试科技有限公司', ...extra }) });
-  const dna = ((await res.json()) as { data: { asset_dna: string } }).data.asset_dna;
+  const { dna } = await member.register(`0x${hash}.txt`, path.basename(original));
+  return download(dna);
+}
+
+/** A new certificate for the same entry valid for one second (regenerated, status 6): expired when checked. */
+async function expiring(dna: string): Promise<{ dna: string; pdf: string }> {
+  const regen = await fetch(`${base}/api/v1/ledger/entries/${dna}/proof`, { method: 'POST', headers: { 'content-type': 'application/json', cookie }, body: JSON.stringify({ valid_seconds: 1 }) });
+  if (!regen.ok) throw new Error(`regenerate: ${regen.status} ${await regen.text()}`);
+  for (;;) {
+    const status = ((await (await fetch(`${base}/api/v1/ledger/entries/${dna}/proof`, { headers: { cookie } })).json()) as { data: { proof_status: number; is_generated: boolean } }).data;
+    if (status.proof_status === 6 && status.is_generated) return download(dna, 'expiring');
+    await new Promise((r) => setTimeout(r, 200));
+  }
+}
+
+async function download(dna: string, suffix = ''): Promise<{ dna: string; pdf: string }> {
   for (;;) {
     const pdf = await fetch(`${base}/verify-api/v1/public/zkp-proof-request?zkp_register_dna=${dna}`, { headers: { cookie } });
     if (pdf.status === 200) {
-      const pdfPath = path.join(dataDir, `${dna}.pdf`);
+      const pdfPath = path.join(dataDir, `${dna}${suffix}.pdf`);
       fs.writeFileSync(pdfPath, new Uint8Array(await pdf.arrayBuffer()));
       return { dna, pdf: pdfPath };
     }
@@ -67,7 +80,7 @@ const original = file('work.txt', 'my original work for the browser check\n');
 const changed = file('changed.txt', 'my original work for the browser check!\n');
 const main = await certify(original);
 const other = await certify(file('other.txt', 'another work\n'));
-const shortLived = await certify(original, { valid_seconds: 1 });
+const shortLived = await expiring(main.dna);
 
 // A copy of the certificate's page with no package, and one with a corrupted package.
 const source = await PDFDocument.load(fs.readFileSync(main.pdf));

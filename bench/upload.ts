@@ -18,7 +18,7 @@
  *   npm run bench:upload -- --mib 4096
  * JSON in bench/results/upload-<mode>-<time>.json.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import http from 'node:http';
@@ -153,14 +153,24 @@ async function benchOurs(file: string, identity: string) {
     form.append('file', new Blob([png]), 'licence.png');
     await sender.call('POST', info.url, form);
     await sender.call('GET', '/api/v1/validation/private-code?type=17');
-    const company = await sender.call('POST', '/api/v1/enterprises/legal-person', {
+    await sender.call('POST', '/api/v1/enterprises/legal-person', {
       name: '基准测试有限公司',
       license: '916100001234567890',
       legal_person: '张三',
       license_image_id: uuid,
       validation_code: await outboxCode(base, phone, 17),
     });
-    await sender.call('POST', '/api/v1/ledger/entries', { file_hash: identity, enterprise_name: company.name });
+    // Registered as a digital asset of the sender's enterprise (the only registration path): credits
+    // first, the real way: a top-up order an operator (created with the CLI) confirms, then allocated.
+    const operatorLogin = `bench-ops-${Date.now()}`;
+    execFileSync(process.execPath, ['bin/provena.ts', 'operator-create', '--login', operatorLogin, '--password', 'OperatorPass1'], { env: { ...process.env, DATA_DIR: dataDir } });
+    const operator = client(base);
+    await operator.call('POST', '/api/v1/operator/tokens', { login_id: operatorLogin, password: 'OperatorPass1' });
+    const order = await sender.call('POST', '/api/v1/credits/orders', { amount: 100_000, note: 'bench' });
+    await operator.call('PUT', `/api/v1/operator/credit-orders/${order.order_id}`, { status: 2 });
+    const members = await sender.call('GET', `/api/v1/credits/members?keyword=${phone}`);
+    await sender.call('POST', '/api/v1/credits/allocations', { employee_id: members.items[0].employee_id, amount: 100_000 });
+    await sender.call('POST', '/api/v1/assets', { name: 'bench.bin', type: 1, file_hash: identity, size: SIZE });
 
     // Upload with tus, as the browser does.
     const rss = sampleRss(child.pid!);

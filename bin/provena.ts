@@ -2,7 +2,8 @@
 /**
  * The `provena` command line, for people and CI pipelines (architecture: Command line).
  *   provena hash <files…>   print each file's §3 identity, hashed with the same WebAssembly core as the browser
- *   provena verify <original> <proof.pdf>   every proof check offline; exit 1 naming the failed check
+ *   provena verify <original> <proof.pdf>   every proof check offline; exit codes in `provena --help`
+ *   provena trust add <platform URL> | list | remove <fp>   the platform roots verify trusts
  *   provena ledger-verify   re-check the whole ledger in the database
  *   provena operator-create --login <id> --password <pw>   create a platform operator
  * Each command lives in bin/commands/ and is listed in COMMANDS.
@@ -11,19 +12,21 @@ import { hashCommand } from './commands/hash.ts';
 import { verifyCommand } from './commands/verify.ts';
 import { ledgerVerifyCommand } from './commands/ledger-verify.ts';
 import { operatorCreateCommand } from './commands/operator-create.ts';
+import { trustCommand } from './commands/trust.ts';
 
 type Command = { summary: string; usage: string; run(args: string[]): Promise<number> };
 
 const COMMANDS: Record<string, Command> = {
   hash: hashCommand,
   verify: verifyCommand,
+  trust: trustCommand,
   'ledger-verify': ledgerVerifyCommand,
   'operator-create': operatorCreateCommand,
 };
 
 function help(): string {
   const lines = Object.values(COMMANDS).map((c) => `  provena ${c.usage.padEnd(34)} ${c.summary}`);
-  return `Usage:\n${lines.join('\n')}\n`;
+  return `Usage:\n${lines.join('\n')}\n\nprovena verify exit codes: 0 valid and trusted, 1 a check failed (named), 2 usage or unreadable input,\n3 every check passed but the signer is not trusted (pin it: provena trust add <platform URL>, --trust-root or PROVENA_TRUST_ROOTS).\n`;
 }
 
 async function main(argv: string[]): Promise<number> {

@@ -4,7 +4,10 @@ import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 
-const run = (...args: string[]) => spawnSync(process.execPath, ['bin/provena.ts', ...args], { encoding: 'utf8' });
+// An empty trust store: only what a test pins is trusted.
+const config = fs.mkdtempSync(path.join(os.tmpdir(), 'provena-trust-store-'));
+const env = { ...process.env, XDG_CONFIG_HOME: config, PROVENA_TRUST_ROOTS: '' };
+const run = (...args: string[]) => spawnSync(process.execPath, ['bin/provena.ts', ...args], { encoding: 'utf8', env });
 const FIX = 'tests/fixtures/proof';
 const key = JSON.parse(fs.readFileSync(`${FIX}/platform-key.json`, 'utf8')).key_id as string;
 
@@ -29,9 +32,12 @@ describe('provena verify', () => {
     expect(b.status).toBe(1);
     expect(b.stderr).toContain('"expiry"');
 
+    // Intact but signed by a key nobody pinned: not valid, exit 3, saying what to pin.
     const c = run('verify', `${FIX}/original.txt`, `${FIX}/proof.pdf`, '--trust', 'ab'.repeat(32));
-    expect(c.status).toBe(1);
-    expect(c.stderr).toContain('"platform_key"');
+    expect(c.status).toBe(3);
+    expect(c.stdout).toContain('? platform key');
+    expect(c.stderr).toContain(`--trust ${key}`);
+    expect(run('verify', `${FIX}/original.txt`, `${FIX}/proof.pdf`).status).toBe(3);
 
     const notPdf = path.join(dir, 'x.pdf');
     fs.writeFileSync(notPdf, 'hello');
@@ -40,6 +46,10 @@ describe('provena verify', () => {
     expect(d.stderr).toContain('certificate parse error (parse_pdf_failed)');
 
     expect(run('verify', `${FIX}/original.txt`).status).toBe(2);
+    const help = run('verify', '--help');
+    expect(help.status).toBe(0);
+    expect(help.stdout).toMatch(/Exit codes:\n  0  valid.*\n  1  a check failed.*\n  2  usage error or unreadable input\n  3  every check passed but the signer is not trusted/);
+    expect(run('--help').stdout).toContain('3 every check passed but the signer is not trusted');
     expect(run('verify', path.join(dir, 'missing'), `${FIX}/proof.pdf`).status).toBe(2);
     fs.rmSync(dir, { recursive: true });
   });

@@ -45,6 +45,10 @@ export const ERROR_KEYS = [
   'anchor_sender_unknown',
   'anchor_data_mismatch',
   'anchor_time_invalid',
+  // every check passed, but no trusted root certifies the signer (another platform's proof, or nothing pinned)
+  'proof_signer_untrusted',
+  // the verify API holds that block height with another hash, or the block lacks the entry
+  'proof_not_in_ledger',
   // identity
   'identity_info_invalid',
   'identity_card_recognition_failed',

@@ -1,9 +1,10 @@
 import fs from 'node:fs';
 import { sha256File } from './sha256-file.ts';
-import { verifyCertificate, type CheckId } from '../../core/ledger/package.ts';
+import { verifyCertificate, type CheckId, type Verdict } from '../../core/ledger/package.ts';
 import { jsonRpc } from '../../core/ledger/anchor-check.ts';
 import type { ErrorKey } from '../../core/errors.ts';
 import { extractPackageNode } from '../../server/proofs/extract.ts';
+import { envTrustedRoots, readTrustedRoots, trustFile } from '../trust-store.ts';
 
 /** §8 texts for the proof keys, in English (the browser localizes the same keys). */
 const MESSAGES: Partial<Record<ErrorKey, string>> = {
@@ -19,6 +20,7 @@ const MESSAGES: Partial<Record<ErrorKey, string>> = {
   anchor_sender_unknown: "the anchor was not sent from the platform's anchoring address",
   anchor_data_mismatch: "the anchor transaction does not carry the proof's checkpoint",
   anchor_time_invalid: 'the anchor is dated before the block was sealed',
+  proof_signer_untrusted: 'issued by a platform you do not trust',
 };
 
 const LABELS: Record<CheckId, string> = {
@@ -37,9 +39,39 @@ const LABELS: Record<CheckId, string> = {
   checkpoint: 'log checkpoint',
   anchor: 'anchor',
   expiry: 'expiry',
+  platform_ledger: "in the platform's ledger",
 };
 
-/** `provena verify <original> <proof.pdf>`: every check offline; exit 1 naming the failed check. */
+/** Exit codes: the contract CI pipelines read. */
+export const EXIT = { valid: 0, failed: 1, usage: 2, untrusted: 3 } as const;
+
+const HELP = `  --trust <key id>  accept this platform key (64 hex; repeatable)
+  --trust-root <fp> accept keys certified by this platform root (SHA-256 of its DER, 64 hex; repeatable)
+  --rpc <url>       check the anchor against this node of its chain (JSON-RPC over http/https)
+  --json            print the verdict as JSON (snake_case, as the verify API)
+Trusted roots: --trust-root, PROVENA_TRUST_ROOTS (comma-separated fingerprints) and those pinned
+with \`provena trust add <platform URL>\`. With none of these, no proof is valid.
+Exit codes:
+  0  valid, and signed under a trusted root or key
+  1  a check failed (named)
+  2  usage error or unreadable input
+  3  every check passed but the signer is not trusted (pin its platform's root)
+`;
+
+/** The verdict as JSON, with the verify API's field names. */
+function verdictJson(v: Verdict) {
+  return {
+    valid: v.isValid,
+    untrusted: v.isUntrusted ?? false,
+    message: v.message ?? null,
+    failed_check: v.failedCheck ?? null,
+    signer: v.signer ?? null,
+    checks: v.checks.map((c) => ({ id: c.id, ok: c.isOk, skipped: c.isSkipped ?? false, untrusted: c.isUntrusted ?? false, message: c.message ?? null, detail: c.detail })),
+    summary: v.summary ?? null,
+  };
+}
+
+/** `provena verify <original> <proof.pdf>`: every check offline; the exit codes are in HELP. */
 export const verifyCommand = {
   summary: 'check an original file against its PDF proof, offline',
   usage: 'verify <original> <proof.pdf> [--trust <key id>]… [--trust-root <fingerprint>]… [--rpc <url>] [--json]',
@@ -55,12 +87,27 @@ export const verifyCommand = {
       else if (a === '--trust-root') trustedRoots.push((args[++i] ?? '').toLowerCase());
       else if (a === '--rpc') rpcUrl = args[++i] ?? '';
       else if (a === '--json') isJson = true;
-      else positional.push(a);
+      else if (a === '--help' || a === '-h') {
+        process.stdout.write(`usage: provena ${this.usage}\n${HELP}`);
+        return EXIT.valid;
+      } else positional.push(a);
+    }
+    const fromEnv = envTrustedRoots();
+    if (fromEnv.bad.length) {
+      process.stderr.write(`provena verify: PROVENA_TRUST_ROOTS: not a 64-hex fingerprint: ${fromEnv.bad.join(', ')}\n`);
+      return EXIT.usage;
+    }
+    let pinned: string[];
+    try {
+      pinned = readTrustedRoots().map((r) => r.fingerprint);
+    } catch (error) {
+      process.stderr.write(`provena verify: cannot read ${trustFile()}: ${error instanceof Error ? error.message : String(error)}\n`);
+      return EXIT.usage;
     }
     const [original, proof] = positional;
     if (!original || !proof || positional.length !== 2 || [...trusted, ...trustedRoots].some((k) => !/^[0-9a-f]{64}$/.test(k)) || (rpcUrl !== null && !/^https?:\/\//.test(rpcUrl))) {
-      process.stderr.write(`usage: provena ${this.usage}\n  --trust <key id>  accept this platform key (64 hex; repeatable)\n  --trust-root <fp> accept keys certified by this platform root (SHA-256 of its DER, 64 hex; repeatable)\n  --rpc <url>       check the anchor against this node of its chain (JSON-RPC over http/https)\n  --json            print the verdict as JSON\n`);
-      return 2;
+      process.stderr.write(`usage: provena ${this.usage}\n${HELP}`);
+      return EXIT.usage;
     }
     let digest: string;
     let pdf: Uint8Array;
@@ -70,14 +117,15 @@ export const verifyCommand = {
     } catch (error) {
       const e = error as NodeJS.ErrnoException;
       process.stderr.write(`provena verify: cannot read ${e.path ?? ''}: ${e.code === 'ENOENT' ? 'no such file' : e.message}\n`);
-      return 2;
+      return EXIT.usage;
     }
-    const verdict = await verifyCertificate(pdf, extractPackageNode, { fileSha256: digest, now: Date.now(), trustedKeyIds: trusted.length ? trusted : undefined, trustedRootFingerprints: trustedRoots.length ? trustedRoots : undefined, ...(rpcUrl ? { anchorRpc: jsonRpc(rpcUrl), isAnchorRequired: true } : {}) });
+    const roots = [...new Set([...trustedRoots, ...fromEnv.roots, ...pinned])];
+    const verdict = await verifyCertificate(pdf, extractPackageNode, { fileSha256: digest, now: Date.now(), trustedKeyIds: trusted.length ? trusted : undefined, trustedRootFingerprints: roots, ...(rpcUrl ? { anchorRpc: jsonRpc(rpcUrl), isAnchorRequired: true } : {}) });
     if (isJson) {
-      process.stdout.write(`${JSON.stringify(verdict, null, 2)}\n`);
+      process.stdout.write(`${JSON.stringify(verdictJson(verdict), null, 2)}\n`);
     } else {
       for (const c of verdict.checks) {
-        const mark = c.isSkipped ? '-' : c.isOk ? '✓' : '✗';
+        const mark = c.isSkipped ? '-' : c.isOk ? '✓' : c.isUntrusted ? '?' : '✗';
         const why = c.message ? ` — ${MESSAGES[c.message] ?? c.message} (${c.message})` : '';
         process.stdout.write(`${mark} ${LABELS[c.id].padEnd(26)} ${c.detail}${why}\n`);
       }
@@ -88,11 +136,19 @@ export const verifyCommand = {
         );
       }
     }
+    if (verdict.isUntrusted) {
+      const s = verdict.signer;
+      const how = s?.root_fingerprint
+        ? `pin the root of the platform that issued it, after checking it is the one you mean:\n  provena trust add <platform URL>     (fetches and pins its roots)\n  --trust-root ${s.root_fingerprint}   (or PROVENA_TRUST_ROOTS=${s.root_fingerprint})`
+        : `this proof has no certificate chain; pin its key after checking it with the platform:\n  --trust ${s?.key_id ?? '<key id>'}`;
+      process.stderr.write(`provena verify: UNTRUSTED: every check passed, but the signer is not trusted (${roots.length ? `${roots.length} root(s) trusted, none of them this one` : 'no platform root is trusted'}).\n${how}\n`);
+      return EXIT.untrusted;
+    }
     if (!verdict.isValid) {
       const key = verdict.message as ErrorKey;
       process.stderr.write(`provena verify: FAILED at check "${verdict.failedCheck}": ${MESSAGES[key] ?? key} (${key})\n`);
-      return 1;
+      return EXIT.failed;
     }
-    return 0;
+    return EXIT.valid;
   },
 };

@@ -44,7 +44,7 @@ describe('proof package v1 test vector', () => {
       [{ platform_key: { ...json.platform_key, spki: 'AAAA' } }, 'platform_key', 'parse_pdf_failed'],
     ];
     for (const [patch, check, key] of cases) {
-      const v = await verifyPackage(await encodePackage({ ...json, ...patch }), { fileSha256: digest, now: FAR_PAST });
+      const v = await verifyPackage(await encodePackage({ ...json, ...patch }), { fileSha256: digest, now: FAR_PAST, trustedKeyIds: [keyId] });
       expect(v.isValid, check).toBe(false);
       expect(v.checks.find((c) => !c.isOk)).toMatchObject({ id: check, message: key });
     }
@@ -54,6 +54,18 @@ describe('proof package v1 test vector', () => {
     expect(late).toMatchObject({ isValid: false, failedCheck: 'expiry', message: 'expiration_time_verification_failed' });
     expect(await verifyPackage(new Uint8Array([1, 2, 3]), { fileSha256: digest, now: 0 })).toMatchObject({ message: 'gzip_invalid_header' });
     expect(await verifyPackage(await gzip(utf8.encode('[]')), { fileSha256: digest, now: 0 })).toMatchObject({ message: 'gzip_invalid_header' });
+  });
+
+  it('fails closed: intact but unpinned, or pinned to another key, is untrusted, never valid; a broken proof stays a failed check', async () => {
+    for (const pins of [{}, { trustedKeyIds: ['ab'.repeat(32)] }, { trustedRootFingerprints: ['cd'.repeat(32)] }]) {
+      const v = await verifyPackage(gz, { fileSha256: digest, now: FAR_PAST, ...pins });
+      expect(v).toMatchObject({ isValid: false, isUntrusted: true, failedCheck: 'platform_key', message: 'proof_signer_untrusted', signer: { key_id: keyId, root_fingerprint: null } });
+      expect(v.checks.filter((c) => !c.isOk).map((c) => c.id)).toEqual(['platform_key']);
+    }
+    // A failed check wins over the untrusted signer: the answer names what is broken.
+    const wrongFile = await verifyPackage(gz, { fileSha256: 'ab'.repeat(32), now: FAR_PAST });
+    expect(wrongFile).toMatchObject({ isValid: false, failedCheck: 'file_hash', message: 'hash_mismatch' });
+    expect(wrongFile.isUntrusted).toBeUndefined();
   });
 
   it('converts ECDSA signatures between DER and r‖s both ways', () => {

@@ -156,9 +156,15 @@ export type CheckId =
   | 'statement_signature'
   | 'checkpoint'
   | 'anchor'
-  | 'expiry';
+  | 'expiry'
+  /** Added by a platform's verify API: the proof's block and entry are in that platform's own ledger. */
+  | 'platform_ledger';
 
-export type Check = { id: CheckId; isOk: boolean; isSkipped?: boolean; message?: ErrorKey; detail: string };
+/**
+ * One check's outcome. `isUntrusted`: the check failed only because nothing the verifier
+ * trusts vouches for the signer (the proof may be intact, but from another platform).
+ */
+export type Check = { id: CheckId; isOk: boolean; isSkipped?: boolean; isUntrusted?: boolean; message?: ErrorKey; detail: string };
 
 export type VerifiedSummary = {
   file_hash: string;
@@ -172,13 +178,22 @@ export type VerifiedSummary = {
   anchor: Anchor | null;
 };
 
+/**
+ * Trust fails closed: `isValid` only when every check passed AND a pinned key or root
+ * vouches for the signer. `isUntrusted` when every check passed except that trust (message
+ * proof_signer_untrusted): then `signer` says what to pin. A failed check always wins over
+ * an untrusted signer.
+ */
 export type Verdict = {
   isValid: boolean;
+  isUntrusted?: boolean;
   /** The §8 key of the first failed check. */
   message?: ErrorKey;
   failedCheck?: CheckId;
   checks: Check[];
   summary?: VerifiedSummary;
+  /** The key that signed the block and the root that certified it (null without a chain). */
+  signer?: { key_id: string; root_fingerprint: string | null };
 };
 
 export type VerifyOptions = {
@@ -187,15 +202,15 @@ export type VerifyOptions = {
   /** Milliseconds; the expiry check compares with this. */
   now: number;
   /**
-   * Key ids (hex SHA-256 of SPKI) of platform keys the verifier trusts. When given, a
-   * package signed by another key fails. When absent the check passes and says so: the
-   * signature is then only as good as the key it names.
+   * Key ids (hex SHA-256 of SPKI) of platform keys the verifier trusts. A package signed by
+   * a key that neither these nor trustedRootFingerprints vouch for is never valid: with
+   * nothing pinned at all, every proof is untrusted (the verdict's `isUntrusted`).
    */
   trustedKeyIds?: string[];
   /**
    * SHA-256 fingerprints (hex) of platform roots the verifier trusts: a package whose
-   * signing key a trusted root certified passes the platform_key check even when its key
-   * id is not in trustedKeyIds (keys rotate, the root stays).
+   * signing key a trusted root certified is trusted even when its key id is not in
+   * trustedKeyIds (keys rotate, the root stays).
    */
   trustedRootFingerprints?: string[];
   /**
@@ -212,10 +227,20 @@ export function normalizeDigest(text: string): string | null {
   return m ? (m[1] as string).toLowerCase() : null;
 }
 
-function verdictOf(checks: Check[], summary?: VerifiedSummary): Verdict {
-  const failed = checks.find((c) => !c.isOk);
-  return failed ? { isValid: false, message: failed.message, failedCheck: failed.id, checks, summary } : { isValid: true, checks, summary };
+function verdictOf(checks: Check[], summary?: VerifiedSummary, signer?: Verdict['signer']): Verdict {
+  const failed = checks.find((c) => !c.isOk && !c.isUntrusted);
+  if (failed) return { isValid: false, message: failed.message, failedCheck: failed.id, checks, summary, signer };
+  const untrusted = checks.find((c) => !c.isOk);
+  if (untrusted) return { isValid: false, isUntrusted: true, message: untrusted.message, failedCheck: untrusted.id, checks, summary, signer };
+  return { isValid: true, checks, summary, signer };
 }
+
+/** A verdict with one more check (a platform's own ledger, say), judged again as a whole. */
+export function withCheck(verdict: Verdict, check: Check): Verdict {
+  return verdictOf([...verdict.checks, check], verdict.summary, verdict.signer);
+}
+
+const UNTRUSTED: ErrorKey = 'proof_signer_untrusted';
 
 const FAILED: ErrorKey = 'file_hashes_inconsistent';
 
@@ -232,41 +257,47 @@ export async function verifyPackage(packageBytes: Uint8Array, opts: VerifyOption
   }
 
   // Platform certificate chain: [signing certificate, root], the signing certificate for
-  // exactly platform_key, valid at the block's time, signed by a self-signed CA root.
+  // exactly platform_key, valid at the block's time, signed by a self-signed CA root. The
+  // chain's form is checked here; whether its root is one the verifier trusts, below.
   let chain: ChainVerdict | null = null;
   if (pkg.platform_certificates) {
     try {
-      chain = await verifyPlatformChain(pkg.platform_certificates.map(fromBase64), fromBase64(pkg.platform_key.spki), pkg.block.header.sealed_at, opts.trustedRootFingerprints);
+      chain = await verifyPlatformChain(pkg.platform_certificates.map(fromBase64), fromBase64(pkg.platform_key.spki), pkg.block.header.sealed_at);
     } catch (error) {
       chain = { isOk: false, detail: error instanceof Error ? error.message : String(error) };
     }
   }
+  const rootFingerprint = chain?.isOk ? chain.rootFingerprint : null;
+  const signer = { key_id: String(pkg.platform_key.key_id), root_fingerprint: rootFingerprint };
+  // Trust fails closed: the signer is trusted only when pinned by key id or by its chain's root.
+  const isPinned = Boolean(opts.trustedKeyIds?.includes(pkg.platform_key.key_id));
+  const isRootPinned = Boolean(rootFingerprint && opts.trustedRootFingerprints?.includes(rootFingerprint));
+  const isTrusted = isPinned || isRootPinned;
   checks.push(
     !chain
       ? { id: 'platform_certificate', isOk: true, isSkipped: true, detail: 'no certificate chain in this package (issued before chains): the key is judged by its id alone' }
-      : chain.isOk
-        ? { id: 'platform_certificate', isOk: true, detail: chain.detail }
-        : { id: 'platform_certificate', isOk: false, message: FAILED, detail: chain.detail },
+      : !chain.isOk
+        ? { id: 'platform_certificate', isOk: false, message: FAILED, detail: chain.detail }
+        : isTrusted
+          ? { id: 'platform_certificate', isOk: true, detail: isRootPinned ? `trusted ${chain.detail}` : `${chain.detail} (the key itself is pinned)` }
+          : { id: 'platform_certificate', isOk: false, isUntrusted: true, message: UNTRUSTED, detail: `root ${rootFingerprint} is not a trusted platform root: ${chain.detail}` },
   );
 
-  // Platform key: parseable, its id matches, and trusted — pinned by id, or certified by a
-  // pinned root — when the verifier gives pins.
+  // Platform key: parseable and its id matches; without a chain (packages issued before
+  // chains) it is also where trust is judged, by the key id alone.
   let publicKey: CryptoKey | null = null;
   try {
     const spki = fromBase64(pkg.platform_key.spki);
     if (keyId(spki) !== pkg.platform_key.key_id) throw new Error('key id does not match the key');
     publicKey = await importPublicKey(spki);
-    const isPinned = Boolean(opts.trustedKeyIds?.includes(pkg.platform_key.key_id));
-    const isRootPinned = Boolean(chain?.isOk && chain.isRootTrusted);
-    const hasPins = Boolean(opts.trustedKeyIds || opts.trustedRootFingerprints);
-    if (hasPins && !isPinned && !isRootPinned) {
-      checks.push({ id: 'platform_key', isOk: false, message: FAILED, detail: `key ${pkg.platform_key.key_id.slice(0, 16)}… is neither a trusted platform key nor certified by a trusted root` });
+    if (!isTrusted && !chain?.isOk) {
+      checks.push({ id: 'platform_key', isOk: false, isUntrusted: true, message: UNTRUSTED, detail: `key ${pkg.platform_key.key_id} is neither a trusted platform key nor certified by a trusted root` });
     } else {
       const detail = isPinned
         ? `trusted platform key ${pkg.platform_key.key_id.slice(0, 16)}…`
         : isRootPinned
           ? `platform key ${pkg.platform_key.key_id.slice(0, 16)}… certified by a trusted root`
-          : `platform key ${pkg.platform_key.key_id} (not pinned: compare it with the platform's published key)`;
+          : `platform key ${pkg.platform_key.key_id.slice(0, 16)}… certified by root ${rootFingerprint?.slice(0, 16)}…`;
       checks.push({ id: 'platform_key', isOk: true, detail });
     }
   } catch (error) {
@@ -349,7 +380,7 @@ export async function verifyPackage(packageBytes: Uint8Array, opts: VerifyOption
     explorer_url: pkg.explorer_url,
     anchor: pkg.anchor,
   };
-  return verdictOf(checks, summary);
+  return verdictOf(checks, summary, signer);
 }
 
 /** The checkpoint is signed by the platform key and its tree extends the block's tree (consistency proof). */

@@ -20,7 +20,10 @@ declare module 'fastify' {
      * The registration service for assets, vault, source code and applications: durable
      * when it resolves; the entry joins the next block and its certificate follows (§9).
      * `inTransaction` runs in the entry's own transaction (charge credits, insert the asset
-     * row): all of it commits together or none of it does.
+     * row): all of it commits together or none of it does. An in-process service only, never
+     * behind a route of its own: its callers (feature services) check the caller's unfrozen
+     * membership and §6 role, charge the price in `inTransaction`, and take the enterprise name
+     * from the enterprise row (tests/server/registration-door.test.ts walks every route).
      */
     registerEntry(input: RegisterInput, inTransaction?: InTransaction): Promise<Registration>;
   }

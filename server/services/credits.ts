@@ -3,7 +3,7 @@ import { sql, type Kysely } from 'kysely';
 import type { Database } from '../db/schema.ts';
 import type { DeploymentConfig } from '../../core/config.ts';
 import { isUniqueViolation } from '../db/database.ts';
-import { fail } from '../errors.ts';
+import { ApiError, fail } from '../errors.ts';
 import {
   CONSUMING_KINDS,
   ORDER_STATUS,
@@ -18,7 +18,7 @@ import {
   type OperatorCreditOrderDto,
   type RegistrationKind,
 } from '../../core/credits.ts';
-import { INVITATION_ALPHABET } from '../../core/enterprise.ts';
+import { EMPLOYEE_STATUS, INVITATION_ALPHABET } from '../../core/enterprise.ts';
 import type { PaymentInstructions, PaymentProvider } from './payments.ts';
 import type { Paged } from '../../core/api-types.ts';
 
@@ -117,13 +117,23 @@ async function move(trx: Executor, m: Movement): Promise<{ movementId: number; b
  * The price comes from the deployment configuration (§9 `credits.assetRegistration`,
  * `credits.vaultFile`); with `integralRequired` off, registrations are free and no movement
  * is written. A member without enough credits gets §8 integrals_not_enough (thrown, so the
- * whole registration rolls back: nothing is written and nothing is charged).
+ * whole registration rolls back: nothing is written and nothing is charged). The member's
+ * membership is read again inside the transaction: one frozen since the route checked it
+ * registers nothing (§8 forbidden), whatever the price.
  */
 export async function chargeRegistration(
   trx: Kysely<Database>,
   config: DeploymentConfig,
   input: { enterpriseId: number; userId: number; kind: RegistrationKind; dna: string; name: string },
 ): Promise<{ charged: number }> {
+  const membership = await trx
+    .selectFrom('employees')
+    .select('id')
+    .where('enterprise_id', '=', input.enterpriseId)
+    .where('user_id', '=', input.userId)
+    .where('status', '=', EMPLOYEE_STATUS.confirmed)
+    .executeTakeFirst();
+  if (!membership) throw new ApiError('forbidden', undefined, 403);
   const price = registrationPrice(config, input.kind);
   if (price <= 0) return { charged: 0 };
   const account = await findAccount(trx, input.enterpriseId, input.userId);

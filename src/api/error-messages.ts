@@ -51,6 +51,8 @@ export const ERROR_MESSAGES: Record<ErrorKey, MessageDescriptor> = {
   anchor_sender_unknown: msg`The anchor was not sent from the platform's published anchoring address`,
   anchor_data_mismatch: msg`The anchor transaction does not carry this proof's checkpoint`,
   anchor_time_invalid: msg`The anchor is dated before the block was sealed`,
+  proof_signer_untrusted: msg`Issued by another platform: the proof is intact, but its signer is not a platform you trust`,
+  proof_not_in_ledger: msg`The proof is not in this platform's ledger`,
   // identity
   identity_info_invalid: msg`Real-name authentication failed, please check and try again`,
   identity_card_recognition_failed: msg`The ID card could not be recognised, please retake the photo and upload it again`,

@@ -1,5 +1,6 @@
 /**
- * Crash test (issue 5): registrations stream into a real server that is killed with
+ * Crash test (issue 5): registrations (digital assets of one member's enterprise, free by
+ * configuration) stream into a real server that is killed with
  * SIGKILL again and again, at random moments, including mid-seal. Afterwards every
  * acknowledged registration (HTTP 200) must be in the ledger, sealed after one more boot,
  * and the whole chain must pass the ledger audit (npm run ledger:verify).
@@ -13,10 +14,12 @@ import net from 'node:net';
 import { createHash } from 'node:crypto';
 import { openDatabase } from '../../server/db/database.ts';
 import { auditLedger } from '../../server/ledger/audit.ts';
+import { registeringMember, registrationFreeConfig, type Member } from '../../scripts/registering-member.ts';
 
 const rounds = Number(process.argv[2] ?? 8);
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'provena-crash-'));
 const WRITERS = 8;
+const configFile = registrationFreeConfig(dataDir);
 
 // On PostgreSQL the run gets its own schema, dropped afterwards when all went well.
 let databaseUrl: string | undefined;
@@ -44,7 +47,7 @@ async function freePort(): Promise<number> {
 
 async function boot(port: number): Promise<ChildProcess> {
   const child = spawn(process.execPath, ['server/server.ts'], {
-    env: { ...process.env, DATABASE_URL: databaseUrl ?? '', PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, LOG_LEVEL: 'warn', LEDGER_BLOCK_INTERVAL_MS: '100', LEDGER_BLOCK_MAX_ENTRIES: '50', APP_DIR: path.join(dataDir, 'none') },
+    env: { ...process.env, DATABASE_URL: databaseUrl ?? '', PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, PROVENA_CONFIG: configFile, LOG_LEVEL: 'warn', LEDGER_BLOCK_INTERVAL_MS: '100', LEDGER_BLOCK_MAX_ENTRIES: '50', APP_DIR: path.join(dataDir, 'none') },
     stdio: ['ignore', 'ignore', 'inherit'],
   });
   for (let i = 0; i < 200; i++) {
@@ -64,35 +67,28 @@ function exited(child: ChildProcess): Promise<void> {
   return new Promise((r) => child.once('exit', () => r()));
 }
 
-async function session(base: string): Promise<string> {
-  const phone = '13912345678';
-  await fetch(`${base}/api/v1/validation/public-code?phonenumber=${phone}&type=1`);
-  const code = ((await (await fetch(`${base}/api/dev/sms-outbox?phone=${phone}`)).json()) as { data: { code: string }[] }).data[0]!.code;
-  const res = await fetch(`${base}/api/v1/users/tokens`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ phonenumber: phone, password: 'Passw0rdA', validation_code: code, name: '测试' }) });
-  if (!res.ok) throw new Error(`register failed: ${await res.text()}`);
-  return (res.headers.get('set-cookie') ?? '').split(';')[0]!;
-}
-
 const acknowledged = new Map<string, string>();
 let sequence = 0;
-let cookie = '';
+let member: Member | null = null;
 const started = performance.now();
 
 for (let round = 1; round <= rounds; round++) {
   const port = await freePort();
   const base = `http://127.0.0.1:${port}`;
   const child = await boot(port);
-  if (!cookie) cookie = await session(base);
+  member ??= await registeringMember(base, { phone: '13912345678', enterpriseName: 'Crash Test Ltd' });
+  member.useServer(base);
+  const registrant = member;
   let isRunning = true;
   const writers = Array.from({ length: WRITERS }, async () => {
     while (isRunning) {
       const n = sequence++;
       const hash = createHash('sha256').update(`crash-${n}`).digest('hex');
       try {
-        const res = await fetch(`${base}/api/v1/ledger/entries`, { method: 'POST', headers: { 'content-type': 'application/json', cookie }, body: JSON.stringify({ file_hash: `0x${hash}`, enterprise_name: 'Crash Test Ltd' }) });
-        if (res.status === 200) acknowledged.set(((await res.json()) as { data: { asset_dna: string } }).data.asset_dna, hash);
+        const r = await registrant.register(`0x${hash}.bin`, `crash-${n}.bin`);
+        acknowledged.set(r.dna, hash);
       } catch {
-        return; // the server died mid-request: this one was never acknowledged
+        return; // the server died mid-request (or refused it): this one was never acknowledged
       }
     }
   });
@@ -120,7 +116,7 @@ for (const [dna, hash] of acknowledged) {
   if (!row) {
     failures++;
     console.error(`LOST: acknowledged registration ${dna} is not in the ledger`);
-  } else if (row.file_hash !== `0x${hash}` || row.leaf_index === null) {
+  } else if (row.file_hash !== `0x${hash}.bin` || row.leaf_index === null) {
     failures++;
     console.error(`BAD: ${dna} stored as ${row.file_hash}, leaf ${row.leaf_index}`);
   }

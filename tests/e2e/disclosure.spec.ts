@@ -4,7 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { expect, test, devices, type Page } from '@playwright/test';
 import { MIB, identityOfGenerated, writeGenerated } from './generated-file.ts';
-import { createEnterprise, field, latestCode, ok, person, randomPhone, screenshot, tr, useLocale, type Locale, type Person } from './support.ts';
+import { createEnterprise, field, latestCode, ok, ownerCredits, person, randomPhone, registerAsset, screenshot, tr, useLocale, type Locale, type Person } from './support.ts';
 
 /** Size of the generated file: 1 GiB by default (E2E_DISCLOSURE_MIB for a quicker local run). */
 const FILE_MIB = Number(process.env.E2E_DISCLOSURE_MIB ?? 1024);
@@ -58,7 +58,8 @@ test.describe('file disclosure', () => {
     fs.mkdirSync(path.dirname(generated), { recursive: true });
     writeGenerated(generated, 'PVN-E2E-', FILE_MIB, seed);
     test.info().attach('generated', { body: `${FILE_MIB} MiB at ${generated}` }).catch(() => undefined);
-    await ok(owner.page.request.post('/api/v1/ledger/entries', { data: { file_hash: identity, enterprise_name: company.name } }), 'register');
+    await ownerCredits(browser, owner, 10_000);
+    await registerAsset(owner, identity, 'design-archive.bin');
 
     // Store: hashed in the page, uploaded with tus; a reload midway; the same file again resumes.
     const page = owner.page;
@@ -191,12 +192,13 @@ test.describe('file disclosure screens', () => {
   test('list, detail and receipt steps in zh, en and ja at 1440, 1000 and 390 wide, without horizontal overflow', async ({ browser }) => {
     test.setTimeout(240_000);
     const owner = await person(browser, 'zh', '张三');
-    const company = await createEnterprise(owner, '披露 E2E');
+    await createEnterprise(owner, '披露 E2E');
     const page = owner.page;
     const file = path.join(os.tmpdir(), `provena-e2e-disclosure-small-${process.pid}.pdf`);
     writeGenerated(file, 'PVN-E2E-', 2, 7);
     const identity = `0x${await sha256OfFile(file)}.pdf`;
-    await ok(page.request.post('/api/v1/ledger/entries', { data: { file_hash: identity, enterprise_name: company.name } }), 'register');
+    await ownerCredits(browser, owner, 10_000);
+    await registerAsset(owner, identity, '产品设计图.pdf');
     await page.goto('/dashboard/disclosures');
     await chooseFile(page, file);
     await expect(page.getByTestId('store-done')).toBeVisible({ timeout: 60_000 });

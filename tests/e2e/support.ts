@@ -244,3 +244,22 @@ export async function giveCredits(admin: Person, memberPhone: string, amount: nu
   if (!member) throw new Error(`no member ${memberPhone}`);
   await ok(admin.page.request.post('/api/v1/credits/allocations', { data: { employee_id: member.employee_id, amount } }), 'allocation');
 }
+
+/** Credits for `amount` on the owner's own account, through the real path (an operator confirms the top-up). */
+export async function ownerCredits(browser: Browser, owner: Person, amount: number): Promise<void> {
+  const operator = await operatorApi(browser);
+  try {
+    await giveCredits(owner, owner.phone, amount, operator.request);
+  } finally {
+    await operator.context.close();
+  }
+}
+
+/**
+ * Registers a file the only way there is: as a digital asset of the member's enterprise
+ * (membership, role and credits checked, the price charged). Returns the entry's DNA.
+ */
+export async function registerAsset(member: Person, fileHash: string, name = 'file'): Promise<string> {
+  const asset = await ok(member.page.request.post('/api/v1/assets', { data: { name, type: 1, file_hash: fileHash, size: 1 } }), 'register asset');
+  return asset.dip_id as string;
+}

@@ -386,8 +386,9 @@ describe('search/dip-data keeps the other entries as they were', () => {
   it('a DNA of a plain ledger entry is public, its file hash only its registrant’s', async () => {
     const { alice, bob } = await enterprise();
     const fileHash = newIdentity('.txt');
-    const entry = await h.request({ method: 'POST', url: '/api/v1/ledger/entries', cookie: alice.cookie, body: { file_hash: fileHash, enterprise_name: 'x' } });
-    const dna = entry.json().data.asset_dna;
+    // A plain entry (not an asset or a vault file), made by the ledger's in-process service as a feature would.
+    const aliceId = Number((await h.app.db.selectFrom('users').select('id').where('phonenumber', '=', alice.phone).executeTakeFirstOrThrow()).id);
+    const dna = (await h.app.registerEntry({ fileHash, enterpriseName: 'x', registrantUserId: aliceId, kind: 'file' })).dna;
     const hit = { entity_type: 1, dip_id: dna, project_id: null };
     expect(await search(dna)).toEqual(hit);
     expect(await search(dna, bob.cookie)).toEqual(hit);

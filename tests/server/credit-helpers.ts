@@ -38,3 +38,21 @@ export async function giveCredits(h: Harness, admin: { cookie: string }, member:
   const res = await h.request({ method: 'POST', url: '/api/v1/credits/allocations', cookie: admin.cookie, body: { employee_id: await employeeIdOf(h, admin, member.phone), amount } });
   if (res.statusCode !== 200) throw new Error(`allocation failed: ${res.body}`);
 }
+
+/**
+ * Registers a file the only way there is: as a digital asset of the caller's enterprise
+ * (membership, role and credits checked, the price charged). Returns the ledger entry's
+ * DNA, identity and time, as the asset API gives them.
+ */
+export async function registerAsset(h: Harness, member: { cookie: string }, fileHash: string, name = 'file'): Promise<{ asset_dna: string; file_hash: string; registered_at: number }> {
+  const res = await h.request({ method: 'POST', url: '/api/v1/assets', cookie: member.cookie, body: { name, type: 1, file_hash: fileHash, size: 1 } });
+  if (res.statusCode !== 200) throw new Error(`asset registration failed: ${res.body}`);
+  const a = res.json().data as { dip_id: string; file_hash: string; registered_at: number };
+  return { asset_dna: a.dip_id, file_hash: a.file_hash, registered_at: a.registered_at };
+}
+
+/** Gives a member (or the owner) credits for `count` asset registrations at the configured price. */
+export async function creditsForAssets(h: Harness, admin: { cookie: string }, member: { phone: string }, count: number): Promise<void> {
+  const amount = h.app.config.credits.assetRegistration * count;
+  if (h.app.config.integralRequired && amount > 0) await giveCredits(h, admin, member, amount);
+}

@@ -4,6 +4,7 @@ import { AGREEMENT_TEXT, DISCLOSURE_SMS_TYPES } from '../../core/disclosure.ts';
 import { clearRateLimits, startHarness, type Harness } from './harness.ts';
 import { identityOf, memberOf, newPhone, ownerWithEnterprise } from './enterprise-helpers.ts';
 import { listen, tusUpload } from './storage-helpers.ts';
+import { creditsForAssets, registerAsset } from './credit-helpers.ts';
 
 type Owner = Awaited<ReturnType<typeof ownerWithEnterprise>>;
 
@@ -33,8 +34,8 @@ describe('disclosures', () => {
     owner = await ownerWithEnterprise(h, '披露测试有限公司');
     bytes = randomBytes(2 * 1024 * 1024 + 77);
     identity = identityOf(bytes, 'pdf');
-    const reg = await h.request({ method: 'POST', url: '/api/v1/ledger/entries', cookie: owner.cookie, body: { file_hash: identity, enterprise_name: owner.company.name } });
-    expect(reg.statusCode).toBe(200);
+    await creditsForAssets(h, owner, owner, 1);
+    await registerAsset(h, owner, identity);
     const stored = await tusUpload(base, owner.cookie, bytes, identity, { filename: '设计图.pdf' });
     expect(stored.error).toBeNull();
   }, 60_000);

@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
-import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
+import type { FastifyInstance, LightMyRequestResponse, RouteOptions } from 'fastify';
 import { buildServer } from '../../server/build-app.ts';
 import { readEnv, type Env } from '../../server/env.ts';
 import { DEFAULT_CONFIG, type DeploymentConfig } from '../../core/config.ts';
@@ -21,7 +21,7 @@ export type Harness = {
   dialect: 'sqlite' | 'postgres';
 };
 
-export async function startHarness(config: Partial<DeploymentConfig> = {}, envOverrides: Partial<Env> = {}): Promise<Harness> {
+export async function startHarness(config: Partial<DeploymentConfig> = {}, envOverrides: Partial<Env> = {}, hooks: { onRoute?: (route: RouteOptions) => void } = {}): Promise<Harness> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'provena-test-'));
   let databaseUrl: string | undefined;
   let dropSchema: (() => Promise<void>) | undefined;
@@ -43,7 +43,7 @@ export async function startHarness(config: Partial<DeploymentConfig> = {}, envOv
     };
   }
   const env = { ...readEnv({ DATA_DIR: dataDir, LOG_LEVEL: 'silent', APP_DIR: path.join(dataDir, 'no-app') }), databaseUrl, ...envOverrides };
-  const app = await buildServer(env, { config: { ...DEFAULT_CONFIG, ...config }, logger: false });
+  const app = await buildServer(env, { config: { ...DEFAULT_CONFIG, ...config }, logger: false, onRoute: hooks.onRoute });
   await app.ready();
 
   const harness: Harness = {

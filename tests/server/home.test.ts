@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { clearRateLimits, startHarness, type Harness } from './harness.ts';
 import { identityOf, memberOf, newPhone, ownerWithEnterprise, realAuth } from './enterprise-helpers.ts';
 import { listen, tusUpload } from './storage-helpers.ts';
-import { giveCredits } from './credit-helpers.ts';
+import { creditsForAssets, giveCredits, registerAsset } from './credit-helpers.ts';
 import { SMS_TYPES } from '../../core/constants.ts';
 import { DISCLOSURE_SMS_TYPES } from '../../core/disclosure.ts';
 import type { HomeEventDto, HomeSummaryDto } from '../../core/home.ts';
@@ -224,7 +224,9 @@ describe('GET /api/v1/home/activity: the feed per §6', () => {
     async function disclose(who: Person, label: string) {
       const bytes = randomBytes(1024);
       const identity = identityOf(bytes, 'pdf');
-      ok(await h.request({ method: 'POST', url: '/api/v1/ledger/entries', cookie: who.cookie, body: { file_hash: identity, enterprise_name: name } }));
+      // A plain ledger entry (the feed's ledger source), made by the ledger's in-process service as a feature would.
+      const userId = Number((await h.app.db.selectFrom('users').select('id').where('phonenumber', '=', who.phone).executeTakeFirstOrThrow()).id);
+      await h.app.registerEntry({ fileHash: identity, enterpriseName: name, registrantUserId: userId, kind: 'file' });
       expect((await tusUpload(base, who.cookie, bytes, identity, { filename: `${label}.pdf` })).error).toBeNull();
       await clearRateLimits(h.app);
       ok(await h.request({ method: 'GET', url: '/api/v2/disclosures/validation-code', cookie: who.cookie }));
@@ -256,7 +258,7 @@ describe('GET /api/v1/home/activity: the feed per §6', () => {
     expect(revoked).toMatchObject({ actor_user_id: null, actor_name: '' });
     expect((await summary(owner)).counters.disclosures).toBe(2);
 
-    // The disclosed files were registered on the ledger through the plain registration call: the ledger source.
+    // The disclosed files were registered on the ledger as plain entries: the ledger source.
     const ledger = aliceFeed.filter((e) => e.source === 'ledger');
     expect(ledger).toHaveLength(1);
     expect(ledger[0]).toMatchObject({ kind: 'registered', entry_kind: 'file', is_mine: true, dip_id: expect.stringMatching(/^pv/) });
@@ -296,7 +298,12 @@ describe('GET /api/v1/home/activity: the feed per §6', () => {
   it('ledger registrations count only when a member made them: naming an enterprise does not write into its feed', async () => {
     const { officer, name } = await enterprise();
     const outsider = await ownerWithEnterprise(h, `外人企业${process.pid}-${seq}`);
-    ok(await h.request({ method: 'POST', url: '/api/v1/ledger/entries', cookie: outsider.cookie, body: { file_hash: newIdentity('.png'), enterprise_name: name } }));
+    // The outsider registers in its own enterprise (the only place it can): nothing reaches the other's feed.
+    await creditsForAssets(h, outsider, outsider, 1);
+    const reg = await registerAsset(h, outsider, newIdentity('.png'));
+    const row = await h.app.db.selectFrom('ledger_entries').select('enterprise_name').where('dna', '=', reg.asset_dna).executeTakeFirstOrThrow();
+    expect(row.enterprise_name).toBe(outsider.company.name);
+    expect(row.enterprise_name).not.toBe(name);
     expect((await wholeFeed(officer, 50)).filter((e) => e.source === 'ledger')).toEqual([]);
   });
 
@@ -304,7 +311,7 @@ describe('GET /api/v1/home/activity: the feed per §6', () => {
     const { owner, officer, alice } = await enterprise();
     const pa = await project(alice, '分页项目');
     for (let i = 0; i < 4; i++) await registerVaultFile(alice, pa, `分页-${i}.docx`);
-    ok(await h.request({ method: 'POST', url: '/api/v1/ledger/entries', cookie: owner.cookie, body: { file_hash: newIdentity('.pdf'), enterprise_name: owner.company.name } }));
+    await registerAsset(h, owner, newIdentity('.pdf'));
     // Put events of different sources (and of one source) at the very same millisecond.
     const enterpriseId = (await summary(owner)).enterprise_id;
     const tie = Date.now() - 60_000;

@@ -115,12 +115,13 @@ describe('checkpoint anchoring', () => {
     expect(tx.from.toLowerCase()).toBe(platform);
     expect(tx.input).toBe(`0x${CHECKPOINT_ANCHOR_TAG_HEX}${checkpointHash(parseSignedNote(published.checkpoint)!.text)}`);
 
-    // Checked against the chain: valid.
-    const checked = await verifyCertificate(pdfs[0]!, extractPackageNode, { fileSha256: sha('anchored one'), now: Date.now(), anchorRpc: rpc, isAnchorRequired: true });
+    // Checked against the chain: valid. Trust fails closed: the verifier pins the platform's published roots.
+    const roots = ((await h.request({ method: 'GET', url: '/api/v1/ledger/platform-roots' })).json().data as { fingerprint: string }[]).map((r) => r.fingerprint);
+    const checked = await verifyCertificate(pdfs[0]!, extractPackageNode, { fileSha256: sha('anchored one'), now: Date.now(), trustedRootFingerprints: roots, anchorRpc: rpc, isAnchorRequired: true });
     expect(checked.isValid, JSON.stringify(checked.checks)).toBe(true);
     expect(checked.checks.find((c) => c.id === 'anchor')).toMatchObject({ isOk: true, detail: expect.stringContaining('carries this checkpoint') });
 
-    const verify = (p: ProofPackage) => encodePackage(p).then((bytes) => verifyPackage(bytes, { fileSha256: sha('anchored one'), now: Date.now(), anchorRpc: rpc, isAnchorRequired: true }));
+    const verify = (p: ProofPackage) => encodePackage(p).then((bytes) => verifyPackage(bytes, { fileSha256: sha('anchored one'), now: Date.now(), trustedRootFingerprints: roots, anchorRpc: rpc, isAnchorRequired: true }));
     // Attack: a self-send carrying the same data from an account that is not the platform's.
     const stranger = await selfSend(chain.url, STRANGER_KEY, tx.input);
     expect(await verify({ ...pkg, anchor: stranger })).toMatchObject({ isValid: false, failedCheck: 'anchor', message: 'anchor_sender_unknown' });
@@ -144,8 +145,8 @@ describe('checkpoint anchoring', () => {
 
     // An unreachable node: a failure when the anchor is required, a stated skip otherwise.
     const nowhere = jsonRpc('http://127.0.0.1:9/', 2000);
-    expect(await verifyCertificate(pdfs[0]!, extractPackageNode, { fileSha256: sha('anchored one'), now: Date.now(), anchorRpc: nowhere, isAnchorRequired: true })).toMatchObject({ isValid: false, failedCheck: 'anchor' });
-    const optional = await verifyCertificate(pdfs[0]!, extractPackageNode, { fileSha256: sha('anchored one'), now: Date.now(), anchorRpc: nowhere });
+    expect(await verifyCertificate(pdfs[0]!, extractPackageNode, { fileSha256: sha('anchored one'), now: Date.now(), trustedRootFingerprints: roots, anchorRpc: nowhere, isAnchorRequired: true })).toMatchObject({ isValid: false, failedCheck: 'anchor' });
+    const optional = await verifyCertificate(pdfs[0]!, extractPackageNode, { fileSha256: sha('anchored one'), now: Date.now(), trustedRootFingerprints: roots, anchorRpc: nowhere });
     expect(optional.isValid).toBe(true);
     expect(optional.checks.find((c) => c.id === 'anchor')).toMatchObject({ isSkipped: true, detail: expect.stringContaining('could not ask the chain') });
 

@@ -80,7 +80,9 @@ describe('checkpoints', () => {
     await h.app.proofs.drain();
     const proof = await h.app.db.selectFrom('proofs').select(['pdf']).where('dna', '=', dnas[0]!).executeTakeFirstOrThrow();
     const pdf = new Uint8Array(proof.pdf!);
-    const verdict = await verifyCertificate(pdf, extractPackageNode, { fileSha256: sha('cp certificate 0'), now: Date.now() });
+    // Trust fails closed: the verifier pins the platform's published roots.
+    const roots = ((await h.request({ method: 'GET', url: '/api/v1/ledger/platform-roots' })).json().data as { fingerprint: string }[]).map((r) => r.fingerprint);
+    const verdict = await verifyCertificate(pdf, extractPackageNode, { fileSha256: sha('cp certificate 0'), now: Date.now(), trustedRootFingerprints: roots });
     expect(verdict.isValid, JSON.stringify(verdict.checks)).toBe(true);
     const check = verdict.checks.find((c) => c.id === 'checkpoint')!;
     expect(check).toMatchObject({ isOk: true });
@@ -96,12 +98,12 @@ describe('checkpoints', () => {
       { ...original, consistency: original.consistency.length ? [] : ['ab'.repeat(32)] },
     ];
     for (const checkpoint of forged) {
-      const v = await verifyPackage(await encodePackage({ ...pkg!, checkpoint }), { fileSha256: sha('cp certificate 0'), now: Date.now() });
+      const v = await verifyPackage(await encodePackage({ ...pkg!, checkpoint }), { fileSha256: sha('cp certificate 0'), now: Date.now(), trustedRootFingerprints: roots });
       expect(v).toMatchObject({ isValid: false, failedCheck: 'checkpoint', message: 'checkpoint_invalid' });
     }
     // Packages without a checkpoint (issued before checkpoints) stay readable and say so.
     const { checkpoint: _omitted, ...older } = pkg!;
-    const v1 = await verifyPackage(await encodePackage(older), { fileSha256: sha('cp certificate 0'), now: Date.now() });
+    const v1 = await verifyPackage(await encodePackage(older), { fileSha256: sha('cp certificate 0'), now: Date.now(), trustedRootFingerprints: roots });
     expect(v1.isValid).toBe(true);
     expect(v1.checks.find((c) => c.id === 'checkpoint')).toMatchObject({ isSkipped: true });
   });

@@ -11,10 +11,19 @@ import { Ledger } from '../../server/ledger/ledger.ts';
 let h: Harness;
 let alice: string;
 let bob: string;
+/** Each test account's user id, by its session cookie. */
+const userIds = new Map<string, number>();
+async function account(phone: string): Promise<string> {
+  const cookie = await h.register(phone);
+  userIds.set(cookie, Number((await h.app.db.selectFrom('users').select('id').where('phonenumber', '=', phone).executeTakeFirstOrThrow()).id));
+  return cookie;
+}
 beforeAll(async () => {
   h = await startHarness();
-  alice = await h.register(`137${String(process.pid % 10000).padStart(4, '0')}0001`);
-  bob = await h.register(`137${String(process.pid % 10000).padStart(4, '0')}0002`);
+  // Blocks are sealed when a test says so: a timer seal between two registrations would split them across blocks.
+  await h.app.ledger.stop();
+  alice = await account(`137${String(process.pid % 10000).padStart(4, '0')}0001`);
+  bob = await account(`137${String(process.pid % 10000).padStart(4, '0')}0002`);
 });
 afterAll(async () => {
   await h?.close();
@@ -22,10 +31,20 @@ afterAll(async () => {
 
 const sha = (text: string) => createHash('sha256').update(text).digest('hex');
 
-async function registerFile(content: string, cookie = alice, extra: Record<string, unknown> = {}) {
-  const res = await h.request({ method: 'POST', url: '/api/v1/ledger/entries', cookie, body: { file_hash: `0x${sha(content)}.txt`, enterprise_name: '西安测试科技有限公司', ...extra } });
-  expect(res.statusCode, res.body).toBe(200);
-  return res.json().data as { asset_dna: string; file_hash: string; registered_at: number };
+/**
+ * These tests exercise the ledger itself, so they call its in-process registration service
+ * directly, as a feature service does after its membership, role and credit checks (there is
+ * no registration route: tests/server/registration-door.test.ts).
+ */
+async function registerFile(content: string, cookie = alice, extra: { enterprise_name?: string; valid_seconds?: number } = {}) {
+  const r = await h.app.registerEntry({
+    fileHash: `0x${sha(content)}.txt`,
+    enterpriseName: extra.enterprise_name ?? '西安测试科技有限公司',
+    registrantUserId: userIds.get(cookie) ?? null,
+    kind: 'file',
+    validMs: extra.valid_seconds ? extra.valid_seconds * 1000 : undefined,
+  });
+  return { asset_dna: r.dna, file_hash: r.file_hash, registered_at: r.registered_at };
 }
 
 async function sealAndGenerate() {
@@ -56,12 +75,11 @@ async function withAttachment(bytes: Uint8Array | null): Promise<Uint8Array> {
 }
 
 describe('registration and certificates', () => {
-  it('refuses registration without a session and with a bad hash', async () => {
+  it('has no registration route: neither an anonymous caller nor a signed-in account without a company registers', async () => {
     const anon = await h.request({ method: 'POST', url: '/api/v1/ledger/entries', body: { file_hash: `0x${sha('x')}`, enterprise_name: 'A' } });
-    expect(anon.json()).toEqual({ message: 'token_invalid' });
-    const bad = await h.request({ method: 'POST', url: '/api/v1/ledger/entries', cookie: alice, body: { file_hash: '0x1234', enterprise_name: 'A' } });
-    expect(bad.statusCode).toBe(400);
-    expect(bad.json()).toMatchObject({ message: 'invalid_param', field_name: 'file_hash' });
+    expect(anon.statusCode).toBe(404);
+    const signedIn = await h.request({ method: 'POST', url: '/api/v1/ledger/entries', cookie: alice, body: { file_hash: `0x${sha('x')}`, enterprise_name: 'A' } });
+    expect(signedIn.statusCode).toBe(404);
   });
 
   it('registers, seals, generates a certificate and verifies it over the §7 API', async () => {
@@ -83,9 +101,11 @@ describe('registration and certificates', () => {
     expect(data.expired_at).toBeGreaterThan(Date.now() + 300 * 86400_000);
     expect(data.checks.every((c: { ok: boolean }) => c.ok)).toBe(true);
 
-    // The same verdict offline, with pdf.js reading the attachment.
+    // Offline with pdf.js reading the attachment: every check passes, but with nothing pinned
+    // trust fails closed (untrusted, never valid).
     const offline = await verifyCertificate(pdf, extractPackageNode, { fileSha256: sha(content), now: Date.now() });
-    expect(offline.isValid).toBe(true);
+    expect(offline).toMatchObject({ isValid: false, isUntrusted: true, message: 'proof_signer_untrusted' });
+    expect(offline.checks.filter((c) => !c.isOk).map((c) => c.id)).toEqual(['platform_certificate']);
 
     // Pinning only the published X.509 root is enough: it certifies the signing key. A
     // verifier pinning another root (and no key id) refuses the same proof.
@@ -98,7 +118,7 @@ describe('registration and certificates', () => {
     expect(chainCheck?.isSkipped).toBeFalsy();
     expect(byRoot.checks.find((c) => c.id === 'platform_key')?.detail).toContain('certified by a trusted root');
     const otherRoot = await verifyCertificate(pdf, extractPackageNode, { fileSha256: sha(content), now: Date.now(), trustedRootFingerprints: ['ab'.repeat(32)] });
-    expect(otherRoot).toMatchObject({ isValid: false, failedCheck: 'platform_certificate', message: 'file_hashes_inconsistent' });
+    expect(otherRoot).toMatchObject({ isValid: false, isUntrusted: true, failedCheck: 'platform_certificate', message: 'proof_signer_untrusted' });
     const keys = (await h.request({ method: 'GET', url: '/api/v1/ledger/platform-keys' })).json().data as { root_fingerprint: string; certificate: string }[];
     expect(keys[0]).toMatchObject({ root_fingerprint: roots[0]!.fingerprint, certificate: expect.any(String) });
   });

@@ -11,6 +11,7 @@ import { readEnv, type StorageEnv } from '../../server/env.ts';
 import { Upload } from '@tus/utils';
 import { startHarness, type Harness } from './harness.ts';
 import { identityOf, ownerWithEnterprise, memberOf } from './enterprise-helpers.ts';
+import { creditsForAssets, registerAsset } from './credit-helpers.ts';
 import { listen, startS3, tusUpload } from './storage-helpers.ts';
 
 async function collect(stream: Readable): Promise<Buffer> {
@@ -200,8 +201,8 @@ describe.each(cases)('storage driver: $name', ({ setup }) => {
       const early = await tusUpload(base, owner.cookie, bytes, identity);
       expect(early.error?.originalResponse?.getStatus()).toBe(400);
       expect(JSON.parse(early.error!.originalResponse!.getBody())).toEqual({ message: 'proof_record_not_found', field_name: 'file' });
-      const reg = await h.request({ method: 'POST', url: '/api/v1/ledger/entries', cookie: owner.cookie, body: { file_hash: identity, enterprise_name: owner.company.name } });
-      expect(reg.statusCode).toBe(200);
+      await creditsForAssets(h, owner, owner, 2);
+      await registerAsset(h, owner, identity);
 
       const first = await tusUpload(base, owner.cookie, bytes, identity, { abortAfterBytes: DEFAULT_CHUNK_BYTES + 1000, chunkSize: 700 * 1024 });
       expect(first.url).toBeTruthy();
@@ -234,7 +235,7 @@ describe.each(cases)('storage driver: $name', ({ setup }) => {
       // Bytes that are not the named file: refused at the end, nothing stored.
       const liar = randomBytes(5000);
       const claimed = identityOf(randomBytes(5000), 'dat');
-      await h.request({ method: 'POST', url: '/api/v1/ledger/entries', cookie: owner.cookie, body: { file_hash: claimed, enterprise_name: owner.company.name } });
+      await registerAsset(h, owner, claimed);
       const lie = await tusUpload(base, owner.cookie, liar, claimed);
       expect(lie.error?.originalResponse?.getStatus()).toBe(400);
       expect(JSON.parse(lie.error!.originalResponse!.getBody())).toEqual({ message: 'hash_mismatch', field_name: 'file' });

@@ -13,8 +13,9 @@ import { classifySearchInput, SEARCH_KEYWORD_MAX } from '../../../core/search.ts
 const dnaParam = { type: 'object', properties: { dna: { type: 'string', maxLength: 64 } }, required: ['dna'] } as const;
 
 /**
- * Registration and certificates for signed-in users (the internal service the asset,
- * vault, source-code and application screens will call), and the public proof reads.
+ * A signed-in user's own entries and certificates, and the public proof reads. There is no
+ * registration route here: entries are made only by feature services (assets, vault, …)
+ * through `app.registerEntry`, after they checked membership and role and charged credits.
  */
 export default async function ledgerRoutes(app: FastifyInstance) {
   /** The caller's own entry, or proof_record_not_found (never reveals someone else's). */
@@ -24,36 +25,6 @@ export default async function ledgerRoutes(app: FastifyInstance) {
     if (!entry || entry.registrant_user_id !== userId) fail('proof_record_not_found', 'dna');
     return entry;
   }
-
-  app.post<{ Body: { file_hash: string; enterprise_name: string; kind?: string; valid_seconds?: number } }>(
-    '/api/v1/ledger/entries',
-    {
-      schema: {
-        body: body(
-          {
-            file_hash: { type: 'string', maxLength: 100 },
-            enterprise_name: { type: 'string', minLength: 1, maxLength: 200 },
-            kind: { type: 'string', pattern: '^[a-z][a-z_]{0,31}$' },
-            valid_seconds: { type: 'integer', minimum: 1, maximum: 3650 * 86400 },
-          },
-          ['file_hash', 'enterprise_name'],
-        ),
-      },
-    },
-    async (request) => {
-      const session = await app.requireSession(request);
-      if (!normalizeDigest(request.body.file_hash)) fail('invalid_param', 'file_hash');
-      if (!request.body.enterprise_name.trim()) fail('required', 'enterprise_name');
-      const r = await app.registerEntry({
-        fileHash: request.body.file_hash,
-        enterpriseName: request.body.enterprise_name,
-        registrantUserId: session.user_id,
-        kind: request.body.kind ?? 'file',
-        validMs: request.body.valid_seconds ? request.body.valid_seconds * 1000 : undefined,
-      });
-      return { data: { asset_dna: r.dna, file_hash: r.file_hash, kind: r.kind, enterprise_name: r.enterprise_name, registered_at: r.registered_at, proof_status: 1 } };
-    },
-  );
 
   app.get<{ Querystring: { page?: number; page_size?: number } }>(
     '/api/v1/ledger/entries',

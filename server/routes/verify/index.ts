@@ -3,7 +3,7 @@ import multipart from '@fastify/multipart';
 import { fail } from '../../errors.ts';
 import { DNA_PATTERN } from '../../../core/ledger/record.ts';
 import { jsonRpc } from '../../../core/ledger/anchor-check.ts';
-import { normalizeDigest, verifyCertificate } from '../../../core/ledger/package.ts';
+import { normalizeDigest, verifyCertificate, withCheck, type Check, type Verdict } from '../../../core/ledger/package.ts';
 import { extractPackageNode } from '../../proofs/extract.ts';
 import { isProofGenerated } from '../../proofs/jobs.ts';
 
@@ -38,6 +38,24 @@ export default async function verifyRoutes(app: FastifyInstance) {
     },
   );
 
+  /**
+   * A proof this platform vouches for is in its own ledger: the block at the proof's height
+   * has the proof's block hash and holds the entry. A signature alone is not enough (a
+   * stolen or misused key could sign a block this ledger never sealed).
+   */
+  async function ledgerCheck(summary: NonNullable<Verdict['summary']>): Promise<Check> {
+    const { height, hash } = summary.block_address;
+    const dna = summary.asset_dna;
+    const fail = (detail: string): Check => ({ id: 'platform_ledger', isOk: false, message: 'proof_not_in_ledger', detail });
+    if (!Number.isSafeInteger(height) || height < 0) return fail(`block height ${height} is not a height`);
+    const block = await app.db.selectFrom('ledger_blocks').select('hash').where('height', '=', height).executeTakeFirst();
+    if (!block) return fail(`this platform has no block ${height}`);
+    if (block.hash !== hash) return fail(`this platform's block ${height} is ${block.hash}, the proof names ${hash}`);
+    const entry = DNA_PATTERN.test(dna) ? await app.db.selectFrom('ledger_entries').select('block_height').where('dna', '=', dna).executeTakeFirst() : undefined;
+    if (!entry || entry.block_height === null || Number(entry.block_height) !== height) return fail(`block ${height} of this platform's ledger has no entry ${dna}`);
+    return { id: 'platform_ledger', isOk: true, detail: `entry ${dna} is in block ${height} of this platform's ledger` };
+  }
+
   const onVerify = async (request: FastifyRequest, reply: FastifyReply) => {
     if (!request.isMultipart()) fail('no_proof_package', 'file');
     let hash: string | undefined;
@@ -61,7 +79,10 @@ export default async function verifyRoutes(app: FastifyInstance) {
     const anchorOptions = rpcUrl ? { anchorRpc: jsonRpc(rpcUrl, 5000), isAnchorRequired: false } : {};
     const keys = await app.db.selectFrom('ledger_keys').select('key_id').execute();
     const roots = await app.db.selectFrom('platform_roots').select('fingerprint').execute();
-    const verdict = await verifyCertificate(pdf, extractPackageNode, { fileSha256: hash, now: Date.now(), trustedKeyIds: keys.map((k) => k.key_id), trustedRootFingerprints: roots.map((r) => r.fingerprint), ...anchorOptions });
+    // This platform pins only its own keys and roots: another platform's proof is untrusted, never valid.
+    const signed = await verifyCertificate(pdf, extractPackageNode, { fileSha256: hash, now: Date.now(), trustedKeyIds: keys.map((k) => k.key_id), trustedRootFingerprints: roots.map((r) => r.fingerprint), ...anchorOptions });
+    // What this platform signed must also be in its ledger (asked only then: another platform's proof is answered as untrusted).
+    const verdict = signed.isValid && signed.summary ? withCheck(signed, await ledgerCheck(signed.summary)) : signed;
     const checks = verdict.checks.map((c) => ({ id: c.id, ok: c.isOk, skipped: c.isSkipped ?? false, message: c.message ?? null, detail: c.detail }));
     if (!verdict.isValid) {
       return reply.code(400).send({ message: verdict.message, field_name: verdict.failedCheck === 'file_hash' ? 'hash' : 'file', failed_check: verdict.failedCheck, checks });

@@ -19,4 +19,5 @@ export const CHECK_LABELS: Record<CheckId, MessageDescriptor> = {
   checkpoint: msg`The log checkpoint is signed by the platform and contains the block`,
   anchor: msg`Public chain anchor`,
   expiry: msg`The certificate has not expired`,
+  platform_ledger: msg`The entry is in this platform's ledger`,
 };

@@ -1,5 +1,6 @@
 import { Code, Stack, Text, Title } from '@mantine/core';
 import { Trans } from '@lingui/react/macro';
+import { AUDIT_PATH } from './standard-tool-snippets.ts';
 
 const COMMANDS = `pdfdetach -save 1 proof.pdf            # → provena-proof.json.gz
 gunzip -c provena-proof.json.gz > pkg.json
@@ -20,18 +21,7 @@ openssl x509 -inform DER -in root.der -out root.pem
 openssl verify -x509_strict -CAfile root.pem signer.pem
 openssl x509 -in signer.pem -noout -pubkey | openssl pkey -pubin -outform DER | sha256sum`;
 
-const AUDIT_PATH = `import hashlib, json
-p = json.load(open('pkg.json')); h = lambda b: hashlib.sha256(b).digest()
-r = h(b'\\0' + p['record'].encode())
-fn, sn = p['leaf_index'], p['block']['header']['tree_size'] - 1
-for x in map(bytes.fromhex, p['inclusion']):
-    if fn % 2 == 1 or fn == sn:
-        r = h(b'\\1' + x + r)
-        while fn % 2 == 0 and fn != 0: fn //= 2; sn //= 2
-    else:
-        r = h(b'\\1' + r + x)
-    fn //= 2; sn //= 2
-print(sn == 0 and r.hex() == p['block']['header']['root'])`;
+
 
 /** For a technical reader: the same checks with standard tools only (docs/proof-format.md has them all). */
 export function StandardToolsExplainer() {

@@ -1,6 +1,6 @@
 import { useEffect, useRef, useState } from 'react';
 import { Alert, Anchor, Button, Divider, FileInput, Group, List, Paper, Stack, Table, Text, ThemeIcon, Title } from '@mantine/core';
-import { IconCircleCheck, IconCircleMinus, IconCircleX, IconFile, IconFileTypePdf, IconShieldCheck, IconShieldX } from '@tabler/icons-react';
+import { IconCircleCheck, IconCircleMinus, IconCircleX, IconFile, IconFileTypePdf, IconShieldCheck, IconShieldQuestion, IconShieldX } from '@tabler/icons-react';
 import { Trans, useLingui } from '@lingui/react/macro';
 import type { Verdict } from '../../../core/ledger/package.ts';
 import { ERROR_MESSAGES } from '@/api/error-messages.ts';
@@ -24,7 +24,9 @@ export function VerifyPage() {
   const [original, setOriginal] = useState<File | null>(null);
   const [proof, setProof] = useState<File | null>(null);
   const [phase, setPhase] = useState<Phase>({ kind: 'idle' });
-  const [trust, setTrust] = useState<Trust>({});
+  // The roots and keys of the platform serving this page (same origin), kept for offline
+  // visits; a proof under any other root is "issued by another platform", never a success.
+  const trust = useRef<Promise<Trust> | null>(null);
   const abort = useRef<AbortController | null>(null);
   const dna = new URLSearchParams(window.location.search).get('dna');
 
@@ -32,7 +34,7 @@ export function VerifyPage() {
     const release = holdVerifyWorker();
     // Online: pin the platform's published keys and roots (kept for later offline visits).
     // Offline with nothing kept: verify anyway and say the key is not pinned.
-    fetchPlatformTrust().then(setTrust, () => setTrust({}));
+    trust.current = fetchPlatformTrust().catch(() => ({}));
     return () => {
       abort.current?.abort();
       release();
@@ -56,7 +58,8 @@ export function VerifyPage() {
             setPhase({ kind: 'hashing', progress: { bytes, totalBytes: original.size, mbPerSecond, secondsLeft: mbPerSecond > 0 ? (original.size - bytes) / 1e6 / mbPerSecond : null } });
           });
       setPhase({ kind: 'verifying' });
-      const verdict = await verifyProofPdf(proof, hash, { trust, signal: controller.signal });
+      const pinned = await (trust.current ?? Promise.resolve<Trust>({}));
+      const verdict = await verifyProofPdf(proof, hash, { trust: pinned, signal: controller.signal });
       setPhase({ kind: 'done', verdict });
     } catch (error) {
       if (controller.signal.aborted) setPhase({ kind: 'idle' });
@@ -107,8 +110,19 @@ export function VerifyPage() {
 function VerdictView({ verdict, locale }: { verdict: Verdict & { ms: number }; locale: string }) {
   const { t, i18n } = useLingui();
   const s = verdict.summary;
+  const signingRoot = verdict.signer?.root_fingerprint ?? null;
   return (
-    <Paper withBorder radius="md" p="lg" data-testid="verify-result" data-valid={verdict.isValid ? 'true' : 'false'} data-failed-check={verdict.failedCheck} data-message={verdict.message} data-verify-ms={verdict.ms.toFixed(1)}>
+    <Paper
+      withBorder
+      radius="md"
+      p="lg"
+      data-testid="verify-result"
+      data-valid={verdict.isValid ? 'true' : 'false'}
+      data-untrusted={verdict.isUntrusted ? 'true' : 'false'}
+      data-failed-check={verdict.failedCheck}
+      data-message={verdict.message}
+      data-verify-ms={verdict.ms.toFixed(1)}
+    >
       <Stack gap="md">
         {verdict.isValid && s ? (
           <>
@@ -136,6 +150,15 @@ function VerdictView({ verdict, locale }: { verdict: Verdict & { ms: number }; l
               <Trans>See this entry in the block explorer</Trans>
             </Anchor>
           </>
+        ) : verdict.isUntrusted ? (
+          <Alert color="orange" icon={<IconShieldQuestion />} title={t`Issued by another platform: untrusted`} data-testid="verify-untrusted">
+            <Trans>Every other check passed, but this proof was not signed under the root certificate of the platform serving this page. It may come from another platform, or be forged: it is not verified here.</Trans>
+            {signingRoot && (
+              <Text size="xs" mt={6} style={{ wordBreak: 'break-all' }} data-testid="verify-untrusted-root">
+                <Trans>Signing root fingerprint (SHA-256): {signingRoot}</Trans>
+              </Text>
+            )}
+          </Alert>
         ) : (
           <Alert color="red" icon={<IconShieldX />} title={t`Verification failed`} data-testid="verify-failure">
             {verdict.message ? i18n._(ERROR_MESSAGES[verdict.message]) : t`Proof verification failed`}
@@ -148,8 +171,8 @@ function VerdictView({ verdict, locale }: { verdict: Verdict & { ms: number }; l
               data-check={c.id}
               data-ok={c.isOk ? 'true' : 'false'}
               icon={
-                <ThemeIcon size={20} radius="xl" color={c.isSkipped ? 'gray' : c.isOk ? 'green' : 'red'}>
-                  {c.isSkipped ? <IconCircleMinus size={14} /> : c.isOk ? <IconCircleCheck size={14} /> : <IconCircleX size={14} />}
+                <ThemeIcon size={20} radius="xl" color={c.isSkipped ? 'gray' : c.isOk ? 'green' : c.isUntrusted ? 'orange' : 'red'}>
+                  {c.isSkipped ? <IconCircleMinus size={14} /> : c.isOk ? <IconCircleCheck size={14} /> : c.isUntrusted ? <IconShieldQuestion size={14} /> : <IconCircleX size={14} />}
                 </ThemeIcon>
               }
             >
@@ -157,7 +180,7 @@ function VerdictView({ verdict, locale }: { verdict: Verdict & { ms: number }; l
                 {i18n._(CHECK_LABELS[c.id])}
               </Text>
               {c.message && (
-                <Text size="sm" c="red" span>
+                <Text size="sm" c={c.isUntrusted ? 'orange' : 'red'} span>
                   {' — '}
                   {i18n._(ERROR_MESSAGES[c.message])}
                 </Text>
