@@ -21,6 +21,7 @@ import { enterpriseKeys } from './migrations/0014-enterprise-keys.ts';
 import { checkpointAnchors } from './migrations/0016-checkpoint-anchors.ts';
 import { operatorSecurity } from './migrations/0017-operator-security.ts';
 import { memberNames } from './migrations/0021-member-names.ts';
+import { certificateLocale } from './migrations/0023-certificate-locale.ts';
 
 export type Db = Kysely<Database>;
 
@@ -41,6 +42,7 @@ export function migrations(dialect: Dialect): Record<string, Migration> {
     '0016-checkpoint-anchors': checkpointAnchors(),
     '0017-operator-security': operatorSecurity(dialect),
     '0021-member-names': memberNames(),
+    '0023-certificate-locale': certificateLocale(),
   };
 }
 

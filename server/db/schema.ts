@@ -99,6 +99,8 @@ export type ProofsTable = {
   pdf: Uint8Array | null;
   error: string | null;
   updated_at: number;
+  /** zh, en or ja: the certificate's main language (the registrant's). */
+  locale: Generated<string>;
 };
 
 export type EnterprisesTable = {

@@ -20,6 +20,8 @@ export type RegisterInput = {
   kind: string;
   /** Validity of the first certificate; defaults to the configured one. */
   validMs?: number;
+  /** The certificate's main language (the registrant's); zh when unknown. */
+  locale?: 'zh' | 'en' | 'ja';
 };
 
 export type Registration = { dna: string; file_hash: string; kind: string; enterprise_name: string; registered_at: number };
@@ -190,7 +192,7 @@ export class Ledger {
             });
           await trx
             .insertInto('proofs')
-            .values({ dna, status: 1, valid_ms: input.validMs ?? this.config.proofValidityMs, issued_at: null, expires_at: null, pdf: null, error: null, updated_at: registeredAt })
+            .values({ dna, status: 1, valid_ms: input.validMs ?? this.config.proofValidityMs, issued_at: null, expires_at: null, pdf: null, error: null, updated_at: registeredAt, locale: input.locale ?? 'zh' })
             .execute();
           await inTransaction?.(trx, registration);
         });

@@ -1,7 +1,11 @@
 import type { Db } from '../db/database.ts';
 import type { Ledger, BlockRow } from '../ledger/ledger.ts';
 import { buildProofPackage } from './package-builder.ts';
-import { renderCertificate } from './pdf.ts';
+import { renderCertificate, type CertificateAsset } from './pdf.ts';
+import { ASSET_TYPE_TEXT, VAULT_FILE_TEXT } from './certificate-text.ts';
+import type { CertificateLocale } from '../locale.ts';
+
+const isCertificateLocale = (value: string): value is CertificateLocale => value === 'zh' || value === 'en' || value === 'ja';
 import type { CheckpointAnchoring } from '../ledger/anchor.ts';
 import type { Anchor } from '../../core/ledger/package.ts';
 
@@ -106,6 +110,15 @@ export class ProofJobs {
     return jobs.length;
   }
 
+  /** What the certificate names: the digital asset or vault file registered under this DNA, if any. */
+  private async assetOf(dna: string): Promise<CertificateAsset | null> {
+    const asset = await this.db.selectFrom('assets').select(['name', 'type', 'size']).where('dna', '=', dna).executeTakeFirst();
+    if (asset) return { name: asset.name, type: ASSET_TYPE_TEXT[Number(asset.type)] ?? ASSET_TYPE_TEXT[ASSET_TYPE_TEXT.length - 1]!, size: Number(asset.size) };
+    const file = await this.db.selectFrom('vault_files').select(['name', 'size']).where('dna', '=', dna).executeTakeFirst();
+    if (file) return { name: file.name, type: VAULT_FILE_TEXT, size: Number(file.size) };
+    return null;
+  }
+
   async generate(dna: string): Promise<void> {
     const entry = await this.db.selectFrom('ledger_entries').selectAll().where('dna', '=', dna).executeTakeFirstOrThrow();
     const proof = await this.db.selectFrom('proofs').selectAll().where('dna', '=', dna).executeTakeFirstOrThrow();
@@ -129,7 +142,14 @@ export class ProofJobs {
       anchorAddress: this.anchoring?.anchorer.address,
       checkpoint: { note: checkpoint.note, consistency: this.ledger.consistencyProof(Number(block.tree_size), checkpoint.treeSize) },
     });
-    const pdf = await renderCertificate({ pkg, verifyUrl: `${this.ledger.config.publicUrl}/verify-file?dna=${dna}`, fontFile: this.ledger.config.fontFile, fallbackFontFile: this.ledger.config.fallbackFontFile });
+    const pdf = await renderCertificate({
+      pkg,
+      verifyUrl: `${this.ledger.config.publicUrl}/verify-file?dna=${dna}`,
+      fontFile: this.ledger.config.fontFile,
+      fallbackFontFile: this.ledger.config.fallbackFontFile,
+      locale: isCertificateLocale(proof.locale) ? proof.locale : 'zh',
+      asset: await this.assetOf(dna),
+    });
     await this.db
       .updateTable('proofs')
       .set({

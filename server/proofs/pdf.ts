@@ -5,6 +5,8 @@ import qrcode from 'qrcode-generator';
 import { encodePackage, PACKAGE_ATTACHMENT_NAME, type ProofPackage } from '../../core/ledger/package.ts';
 import { parseRecord } from '../../core/ledger/record.ts';
 import { sfntFace } from './sfnt.ts';
+import { CERTIFICATE_TEXT, formatSize, otherLocales, type Trilingual } from './certificate-text.ts';
+import type { CertificateLocale } from '../locale.ts';
 
 type LoadedFont = { bytes: Uint8Array; hasGlyph(codePoint: number): boolean };
 const fontCache = new Map<string, LoadedFont>();
@@ -30,6 +32,7 @@ function loadFont(file: string): LoadedFont {
 const INK = rgb(0.12, 0.14, 0.2);
 const MUTED = rgb(0.42, 0.45, 0.52);
 const ACCENT = rgb(0.85, 0.45, 0.1);
+const LINK = rgb(0.1, 0.3, 0.7);
 
 /**
  * `cjk` is the main CJK font (GB2312 covers everyday names); `fallback`, embedded only when
@@ -105,19 +108,63 @@ function formatTime(ms: number): string {
   return `${beijing} (UTC+8)`;
 }
 
-export type CertificateInput = { pkg: ProofPackage; verifyUrl: string; fontFile: string; fallbackFontFile?: string | null };
+function widthOfMixed(text: string, size: number, fonts: Fonts): number {
+  let width = 0;
+  for (const ch of text) width += fontFor(ch, fonts).widthOfTextAtSize(ch, size);
+  return width;
+}
 
-/** Renders the certificate: readable fields in Chinese and English, a QR code, and the gzip'd package attached. */
-export async function renderCertificate({ pkg, verifyUrl, fontFile, fallbackFontFile = null }: CertificateInput): Promise<Uint8Array> {
+/**
+ * Wraps a sentence to a width: Latin text breaks between words, CJK text between any two
+ * characters (as those languages are typeset), never inside a Latin word.
+ */
+function wrapMixed(text: string, size: number, width: number, fonts: Fonts): string[] {
+  const tokens = text.match(/[\x21-\x7e]+|\s+|[^\s\x21-\x7e]/gu) ?? [];
+  const lines: string[] = [];
+  let line = '';
+  for (const token of tokens) {
+    if (!line && /^\s+$/.test(token)) continue;
+    if (line && widthOfMixed(line + token, size, fonts) > width) {
+      lines.push(line.trimEnd());
+      line = /^\s+$/.test(token) ? '' : token;
+    } else line += token;
+  }
+  if (line.trim()) lines.push(line.trimEnd());
+  return lines;
+}
+
+export type CertificateAsset = { name: string; type: Trilingual; size: number | null };
+
+export type CertificateInput = {
+  pkg: ProofPackage;
+  verifyUrl: string;
+  fontFile: string;
+  fallbackFontFile?: string | null;
+  /** The registrant's language: labels and explanations in it, the other two as compact lines. */
+  locale?: CertificateLocale;
+  /** What was registered, when the ledger entry belongs to an asset or a vault file. */
+  asset?: CertificateAsset | null;
+};
+
+/**
+ * Renders the certificate: what is proven, by whom, since when and how to check it, in the
+ * registrant's language with the other two beside it; a QR code and the address of the
+ * verification page; the gzip'd package attached for offline checks.
+ */
+export async function renderCertificate({ pkg, verifyUrl, fontFile, fallbackFontFile = null, locale = 'zh', asset = null }: CertificateInput): Promise<Uint8Array> {
   const record = parseRecord(pkg.record);
   if (!record) throw new Error('package record is not canonical');
+  const T = CERTIFICATE_TEXT;
+  const others = otherLocales(locale);
+  const compact = (text: Trilingual) => others.map((l) => text[l]).join(' · ');
+  const allTexts = [record.enterprise_name, asset?.name ?? '', ...Object.values(T).flatMap((t) => Object.values(t)), ...(asset ? Object.values(asset.type) : [])];
   const doc = await PDFDocument.create();
   doc.registerFontkit(fontkit);
-  const fonts = await embedFonts(doc, fontFile, fallbackFontFile, [record.enterprise_name]);
-  const bold = await doc.embedFont(StandardFonts.HelveticaBold);
+  const fonts = await embedFonts(doc, fontFile, fallbackFontFile, allTexts);
   const mono = await doc.embedFont(StandardFonts.Courier);
-  doc.setTitle(`Provena proof ${pkg.asset_dna}`);
-  doc.setSubject('Digital asset proof certificate / 数字资产存证证书');
+  doc.setTitle(`${T.title[locale]} ${pkg.asset_dna}`);
+  doc.setSubject(`${T.title.zh} / ${T.title.en} / ${T.title.ja}`);
+  doc.setLanguage(locale === 'zh' ? 'zh-CN' : locale);
   doc.setProducer('Provena');
   doc.setCreator('Provena');
   doc.setCreationDate(new Date(pkg.statement.issued_at));
@@ -128,73 +175,88 @@ export async function renderCertificate({ pkg, verifyUrl, fontFile, fallbackFont
   page.drawRectangle({ x: 24, y: 24, width: width - 48, height: height - 48, borderColor: ACCENT, borderWidth: 1.5 });
   page.drawRectangle({ x: 30, y: 30, width: width - 60, height: height - 60, borderColor: ACCENT, borderWidth: 0.5 });
 
-  let y = height - 90;
-  const title = '数字资产存证证书';
-  page.drawText(title, { x: (width - fonts.cjk.widthOfTextAtSize(title, 26)) / 2, y, size: 26, font: fonts.cjk, color: INK });
-  y -= 28;
-  const subtitle = 'Digital Asset Proof Certificate';
-  page.drawText(subtitle, { x: (width - bold.widthOfTextAtSize(subtitle, 14)) / 2, y, size: 14, font: bold, color: INK });
-  y -= 40;
+  let y = height - 84;
+  const centered = (text: string, size: number, color = INK) => drawMixed(page, text, (width - widthOfMixed(text, size, fonts)) / 2, y, size, fonts, color);
+  centered(T.title[locale], 24);
+  y -= 20;
+  centered(compact(T.title), 10, MUTED);
+  y -= 32;
 
   const left = 60;
-  const valueX = 200;
+  const valueX = 210;
   const valueWidth = width - valueX - 60;
-  const row = (zh: string, en: string, value: string, isMono: boolean) => {
-    drawMixed(page, zh, left, y, 11, fonts);
-    page.drawText(en, { x: left, y: y - 13, size: 8, font: fonts.latin, color: MUTED });
-    const lines = isMono ? wrapToken(value, mono, 9.5, valueWidth) : [value];
+  const row = (label: Trilingual, value: string, isMono: boolean) => {
+    drawMixed(page, label[locale], left, y, 10.5, fonts);
+    const small = wrapMixed(compact(label), 7, valueX - left - 10, fonts);
+    small.forEach((line, i) => drawMixed(page, line, left, y - 11 - i * 9, 7, fonts, MUTED));
+    const lines = isMono ? wrapToken(value, mono, 9.5, valueWidth) : wrapMixed(value, 10.5, valueWidth, fonts);
     lines.forEach((line, i) => {
       if (isMono) page.drawText(line, { x: valueX, y: y - i * 13, size: 9.5, font: mono, color: INK });
-      else drawMixed(page, line, valueX, y - i * 13, 11, fonts);
+      else drawMixed(page, line, valueX, y - i * 13, 10.5, fonts);
     });
-    y -= Math.max(34, lines.length * 13 + 20);
+    y -= Math.max(22 + small.length * 9, lines.length * 13 + 14);
   };
-  row('文件哈希', 'File hash (SHA-256)', pkg.file_hash, true);
-  row('资产 DNA', 'Asset DNA', pkg.asset_dna, true);
-  row('登记时间', 'Registered at', formatTime(record.registered_at), false);
-  row('区块地址', 'Block address', `#${pkg.block.header.height}  ${pkg.block.hash}`, true);
-  row('企业名称', 'Enterprise', record.enterprise_name, false);
-  row('签发时间', 'Issued at', formatTime(pkg.statement.issued_at), false);
-  row('有效期至', 'Expires at', formatTime(pkg.statement.expires_at), false);
-  row('平台公钥', 'Platform key id', pkg.platform_key.key_id, true);
+  if (asset) {
+    const kind = asset.type[locale];
+    const size = asset.size === null ? '' : ` · ${formatSize(asset.size, locale)}`;
+    row(T.asset, locale === 'en' ? `${asset.name} (${kind}${size})` : `${asset.name}（${kind}${size}）`, false);
+  }
+  row(T.fileHash, pkg.file_hash, true);
+  row(T.dna, pkg.asset_dna, true);
+  row(T.enterprise, record.enterprise_name, false);
+  row(T.registeredAt, formatTime(record.registered_at), false);
+  row(T.block, `#${pkg.block.header.height}  ${pkg.block.hash}`, true);
+  row(T.issuedAt, formatTime(pkg.statement.issued_at), false);
+  row(T.expiresAt, formatTime(pkg.statement.expires_at), false);
+  row(T.platformKey, pkg.platform_key.key_id, true);
 
-  // QR code to the verification page.
+  // What it proves and how to check it, in the registrant's language; how to check also in the other two.
+  const qrSize = 104;
+  const textWidth = width - left - 60 - qrSize - 20;
+  y -= 4;
+  const paragraph = (text: string, size: number, color = INK, maxWidth = textWidth) => {
+    for (const line of wrapMixed(text, size, maxWidth, fonts)) {
+      drawMixed(page, line, left, y, size, fonts, color);
+      y -= size + 4;
+    }
+    y -= 3;
+  };
+  const qrTop = y;
+  paragraph(T.proves[locale], 9);
+  paragraph(T.notProves[locale], 8.5, MUTED);
+  paragraph(T.howToCheck[locale], 9);
+  for (const other of others) paragraph(T.howToCheck[other], 7, MUTED);
+  paragraph(T.offline[locale], 7.5, MUTED);
+
+  // QR code to the verification page, beside the explanation.
   const qr = qrcode(0, 'M');
   qr.addData(verifyUrl);
   qr.make();
   const modules = qr.getModuleCount();
-  const qrSize = 110;
   const cell = qrSize / modules;
   const qrX = width - 60 - qrSize;
-  const qrY = 120;
+  const qrY = qrTop - qrSize + 8;
   for (let r = 0; r < modules; r++) {
     for (let c = 0; c < modules; c++) {
       if (qr.isDark(r, c)) page.drawRectangle({ x: qrX + c * cell, y: qrY + (modules - 1 - r) * cell, width: cell + 0.05, height: cell + 0.05, color: INK });
     }
   }
-  drawMixed(page, '扫码验证 Scan to verify', qrX, qrY - 16, 9, fonts, MUTED);
+  const scan = `${T.scan[locale]}`;
+  drawMixed(page, scan, qrX + (qrSize - widthOfMixed(scan, 8.5, fonts)) / 2, qrY - 13, 8.5, fonts, MUTED);
 
-  let fy = 220;
-  const notes = [
-    '验证方法：在验证中心同时选择原始文件与本 PDF，全部校验在浏览器本地完成。',
-    'How to verify: choose the original file and this PDF at the verification centre;',
-    'every check runs locally. This PDF embeds the machine-readable proof package',
-    `${PACKAGE_ATTACHMENT_NAME} (format provena-proof v1, see docs/proof-format.md).`,
-    '本证书内嵌机器可读的证明包，可离线验证。',
-  ];
-  for (const note of notes) {
-    drawMixed(page, note, left, fy, 8.5, fonts, MUTED);
-    fy -= 14;
-  }
-  drawMixed(page, '区块浏览器 Explorer:', left, fy - 6, 8.5, fonts, MUTED);
-  page.drawText(pkg.explorer_url, { x: left, y: fy - 20, size: 8, font: fonts.latin, color: rgb(0.1, 0.3, 0.7) });
-  addLink(doc, page, pkg.explorer_url, { x: left, y: fy - 22, width: fonts.latin.widthOfTextAtSize(pkg.explorer_url, 8), height: 10 });
-  page.drawText(verifyUrl, { x: left, y: fy - 34, size: 8, font: fonts.latin, color: rgb(0.1, 0.3, 0.7) });
-  addLink(doc, page, verifyUrl, { x: left, y: fy - 36, width: fonts.latin.widthOfTextAtSize(verifyUrl, 8), height: 10 });
+  y = Math.min(y, qrY - 28);
+  const link = (label: Trilingual, url: string) => {
+    const labelEnd = drawMixed(page, `${label[locale]}: `, left, y, 8.5, fonts, MUTED);
+    page.drawText(url, { x: labelEnd, y, size: 8, font: fonts.latin, color: LINK });
+    addLink(doc, page, url, { x: labelEnd, y: y - 2, width: fonts.latin.widthOfTextAtSize(url, 8), height: 10 });
+    y -= 14;
+  };
+  link(T.verifyAt, verifyUrl);
+  link(T.explorer, pkg.explorer_url);
 
   await doc.attach(await encodePackage(pkg), PACKAGE_ATTACHMENT_NAME, {
     mimeType: 'application/gzip',
-    description: 'Provena proof package (provena-proof v1, gzip JSON)',
+    description: 'Provena proof package (provena-proof, gzip JSON)',
     creationDate: new Date(pkg.statement.issued_at),
     modificationDate: new Date(pkg.statement.issued_at),
   });

@@ -1,5 +1,6 @@
 import { normalizeErrorKey, type ErrorKey } from '../../core/errors.ts';
 import { parseJsonExact } from './exact-json.ts';
+import { currentLocale } from '@/i18n/i18n.ts';
 
 /**
  * The §7 HTTP client: credentials are sent, large integers are kept exact when the
@@ -112,7 +113,8 @@ export async function request<T>(method: string, path: string, options: RequestO
     response = await fetch(url, {
       method,
       credentials: 'include',
-      headers: { accept: 'application/json', ...(hasBody ? { 'content-type': 'application/json' } : {}) },
+      // The app's language, not the browser's: certificates are written in the registrant's language.
+      headers: { accept: 'application/json', 'accept-language': currentLocale(), ...(hasBody ? { 'content-type': 'application/json' } : {}) },
       body: hasBody ? JSON.stringify(options.body) : undefined,
       signal: options.signal,
     });

@@ -23,6 +23,7 @@ import type { MemberContext } from '../../plugins/enterprises.ts';
 import { chargeRegistration } from '../../services/credits.ts';
 import { ASSET_COLUMNS, assetDto, seesAllAssets, visibleAssets, type AssetRow, type AssetViewer } from '../../services/assets.ts';
 import { body, pageOf, paging } from '../schemas.ts';
+import { requestLocale, type CertificateLocale } from '../../locale.ts';
 
 type AssetContext = MemberContext & { viewer: AssetViewer };
 
@@ -83,14 +84,14 @@ export default async function assetRoutes(app: FastifyInstance) {
    * integrals_not_enough when the member's credits are short; the ledger entry, the credit
    * charge and the asset row commit together or not at all (a refusal charges nothing).
    */
-  async function registerOne(m: AssetContext, input: CleanAssetInput): Promise<number> {
+  async function registerOne(m: AssetContext, input: CleanAssetInput, locale: CertificateLocale): Promise<number> {
     const enterpriseId = m.employee.enterprise_id;
     const duplicate = () => fail('hash_duplicate', 'file_hash');
     if (await db.selectFrom('assets').select('id').where('enterprise_id', '=', enterpriseId).where('digest', '=', input.identity.sha256).executeTakeFirst()) duplicate();
     let assetId = 0;
     try {
       await app.registerEntry(
-        { fileHash: `0x${input.identity.sha256}${input.identity.extension}`, enterpriseName: m.enterprise.name, registrantUserId: m.user.id, kind: 'asset' },
+        { fileHash: `0x${input.identity.sha256}${input.identity.extension}`, enterpriseName: m.enterprise.name, registrantUserId: m.user.id, kind: 'asset', locale },
         async (trx, registration) => {
           // §9 the registering member pays credits.assetRegistration; §8 integrals_not_enough rolls it all back.
           const { charged } = await chargeRegistration(trx, config, { enterpriseId, userId: m.user.id, kind: 'asset', dna: registration.dna, name: input.name });
@@ -129,7 +130,7 @@ export default async function assetRoutes(app: FastifyInstance) {
       const m = await memberOf(request);
       const checked = checkAssetInput(request.body);
       if (!checked.ok) fail(checked.message, checked.field_name);
-      const id = await registerOne(m, checked.value);
+      const id = await registerOne(m, checked.value, requestLocale(request));
       return { data: (await dtosByIds(m, [id])).get(id) };
     },
   );
@@ -153,7 +154,7 @@ export default async function assetRoutes(app: FastifyInstance) {
           continue;
         }
         try {
-          outcomes.push({ index, id: await registerOne(m, checked.value) });
+          outcomes.push({ index, id: await registerOne(m, checked.value, requestLocale(request)) });
         } catch (error) {
           if (error instanceof ApiError) outcomes.push({ index, message: error.key, ...(error.field ? { field_name: error.field } : {}) });
           else {

@@ -22,6 +22,7 @@ import { chargeRegistration } from '../../services/credits.ts';
 import { canWriteProject, seesAllVault, visibleProject, writeVaultLog, type VaultViewer } from '../../services/vault.ts';
 import { body, idParam, pageOf, paging, text } from '../schemas.ts';
 import type { Paged } from '../../../core/api-types.ts';
+import { requestLocale } from '../../locale.ts';
 
 
 function rule(key: ErrorKey | null, field: string): void {
@@ -367,7 +368,7 @@ export default async function vaultRoutes(app: FastifyInstance) {
       let fileId = 0;
       try {
         await app.registerEntry(
-          { fileHash: `0x${identity.sha256}${identity.extension}`, enterpriseName: v.enterprise.name, registrantUserId: v.user.id, kind: 'vault' },
+          { fileHash: `0x${identity.sha256}${identity.extension}`, enterpriseName: v.enterprise.name, registrantUserId: v.user.id, kind: 'vault', locale: requestLocale(request) },
           async (trx, registration) => {
             // §9 the registering member pays (credits.vaultFile); §8 integrals_not_enough rolls it all back.
             const { charged: cost } = await chargeRegistration(trx, config, { enterpriseId, userId: v.user.id, kind: 'vault_file', dna: registration.dna, name });
