@@ -164,7 +164,11 @@ export type CheckId =
  * One check's outcome. `isUntrusted`: the check failed only because nothing the verifier
  * trusts vouches for the signer (the proof may be intact, but from another platform).
  */
-export type Check = { id: CheckId; isOk: boolean; isSkipped?: boolean; isUntrusted?: boolean; message?: ErrorKey; detail: string };
+/**
+ * `detail` is the check's English line (the CLI's); `facts` are its values, for a reader in
+ * any language to word the same line (the browser's verification centre does).
+ */
+export type Check = { id: CheckId; isOk: boolean; isSkipped?: boolean; isUntrusted?: boolean; message?: ErrorKey; detail: string; facts?: Record<string, string | number> };
 
 export type VerifiedSummary = {
   file_hash: string;
@@ -279,8 +283,8 @@ export async function verifyPackage(packageBytes: Uint8Array, opts: VerifyOption
       : !chain.isOk
         ? { id: 'platform_certificate', isOk: false, message: FAILED, detail: chain.detail }
         : isTrusted
-          ? { id: 'platform_certificate', isOk: true, detail: isRootPinned ? `trusted ${chain.detail}` : `${chain.detail} (the key itself is pinned)` }
-          : { id: 'platform_certificate', isOk: false, isUntrusted: true, message: UNTRUSTED, detail: `root ${rootFingerprint} is not a trusted platform root: ${chain.detail}` },
+          ? { id: 'platform_certificate', isOk: true, detail: isRootPinned ? `trusted ${chain.detail}` : `${chain.detail} (the key itself is pinned)`, facts: { root: rootFingerprint ?? '' } }
+          : { id: 'platform_certificate', isOk: false, isUntrusted: true, message: UNTRUSTED, detail: `root ${rootFingerprint} is not a trusted platform root: ${chain.detail}`, facts: { root: rootFingerprint ?? '' } },
   );
 
   // Platform key: parseable and its id matches; without a chain (packages issued before
@@ -308,8 +312,8 @@ export async function verifyPackage(packageBytes: Uint8Array, opts: VerifyOption
   const actual = normalizeDigest(opts.fileSha256);
   checks.push(
     actual === claimed
-      ? { id: 'file_hash', isOk: true, detail: `SHA-256 ${claimed}` }
-      : { id: 'file_hash', isOk: false, message: 'hash_mismatch', detail: `original is ${actual ?? 'not a SHA-256 digest'}, proof is for ${claimed}` },
+      ? { id: 'file_hash', isOk: true, detail: `SHA-256 ${claimed}`, facts: { claimed } }
+      : { id: 'file_hash', isOk: false, message: 'hash_mismatch', detail: `original is ${actual ?? 'not a SHA-256 digest'}, proof is for ${claimed}`, facts: { claimed, actual: actual ?? '' } },
   );
 
   const record: LedgerRecord | null = parseRecord(pkg.record);
@@ -323,7 +327,7 @@ export async function verifyPackage(packageBytes: Uint8Array, opts: VerifyOption
   const dna = assetDna(pkg.record);
   checks.push(
     DNA_PATTERN.test(pkg.asset_dna) && dna === pkg.asset_dna
-      ? { id: 'asset_dna', isOk: true, detail: dna }
+      ? { id: 'asset_dna', isOk: true, detail: dna, facts: { dna } }
       : { id: 'asset_dna', isOk: false, message: FAILED, detail: `record gives ${dna}, package says ${pkg.asset_dna}` },
   );
 
@@ -332,14 +336,14 @@ export async function verifyPackage(packageBytes: Uint8Array, opts: VerifyOption
   const computedRoot = rootFromInclusionProof(leaf, pkg.leaf_index, header.tree_size, pkg.inclusion.map(fromHex));
   checks.push(
     computedRoot && equalBytes(computedRoot, fromHex(header.root))
-      ? { id: 'inclusion', isOk: true, detail: `leaf ${pkg.leaf_index} of ${header.tree_size}, ${pkg.inclusion.length} hashes to root ${header.root.slice(0, 16)}…` }
+      ? { id: 'inclusion', isOk: true, detail: `leaf ${pkg.leaf_index} of ${header.tree_size}, ${pkg.inclusion.length} hashes to root ${header.root.slice(0, 16)}…`, facts: { leaf: pkg.leaf_index, size: header.tree_size, hashes: pkg.inclusion.length } }
       : { id: 'inclusion', isOk: false, message: FAILED, detail: 'audit path does not lead to the block root' },
   );
 
   const hash = blockHash(header);
   checks.push(
     hash === pkg.block.hash
-      ? { id: 'block_hash', isOk: true, detail: `block ${header.height} ${hash}` }
+      ? { id: 'block_hash', isOk: true, detail: `block ${header.height} ${hash}`, facts: { height: header.height, hash } }
       : { id: 'block_hash', isOk: false, message: FAILED, detail: `header hashes to ${hash}, package says ${pkg.block.hash}` },
   );
 
@@ -365,8 +369,8 @@ export async function verifyPackage(packageBytes: Uint8Array, opts: VerifyOption
 
   checks.push(
     opts.now <= s.expires_at
-      ? { id: 'expiry', isOk: true, detail: `valid until ${new Date(s.expires_at).toISOString()}` }
-      : { id: 'expiry', isOk: false, message: 'expiration_time_verification_failed', detail: `expired at ${new Date(s.expires_at).toISOString()}` },
+      ? { id: 'expiry', isOk: true, detail: `valid until ${new Date(s.expires_at).toISOString()}`, facts: { at: s.expires_at } }
+      : { id: 'expiry', isOk: false, message: 'expiration_time_verification_failed', detail: `expired at ${new Date(s.expires_at).toISOString()}`, facts: { at: s.expires_at } },
   );
 
   const summary: VerifiedSummary = {
@@ -397,7 +401,7 @@ async function checkpointCheck(pkg: ProofPackage, header: BlockHeader): Promise<
   const { treeSize, root } = verdict.body;
   const isConsistent = treeSize >= header.tree_size && verifyConsistency(header.tree_size, treeSize, fromHex(header.root), root, pkg.checkpoint.consistency.map(fromHex));
   return isConsistent
-    ? { id: 'checkpoint', isOk: true, detail: `checkpoint of ${verdict.body.origin} at tree size ${treeSize}, signed by the platform key, contains block ${header.height} (tree size ${header.tree_size})` }
+    ? { id: 'checkpoint', isOk: true, detail: `checkpoint of ${verdict.body.origin} at tree size ${treeSize}, signed by the platform key, contains block ${header.height} (tree size ${header.tree_size})`, facts: { origin: verdict.body.origin, size: treeSize, height: header.height } }
     : { id: 'checkpoint', isOk: false, message: 'checkpoint_invalid', detail: `the checkpoint (tree size ${treeSize}) does not contain block ${header.height}'s tree (size ${header.tree_size})` };
 }
 
@@ -436,7 +440,7 @@ export async function verifyCertificate(pdf: Uint8Array, extract: PackageExtract
   let packageBytes: Uint8Array | null;
   try {
     packageBytes = await extract(pdf);
-    checks.push({ id: 'pdf', isOk: true, detail: `PDF read (${size} bytes)` });
+    checks.push({ id: 'pdf', isOk: true, detail: `PDF read (${size} bytes)`, facts: { bytes: size } });
   } catch (error) {
     checks.push({ id: 'pdf', isOk: false, message: 'parse_pdf_failed', detail: `not a readable PDF: ${error instanceof Error ? error.message : String(error)}` });
     return verdictOf(checks);

@@ -104,11 +104,19 @@ test('the verification centre accepts a real certificate and names each failure 
     await expect(result).toHaveAttribute('data-valid', 'false');
     await expect(result).toHaveAttribute('data-message', failure.key);
     await expect(visitor.getByTestId('verify-failure')).toContainText(tr(locale, failure.message));
+    // The failed check says what to do next, in the page's language.
+    await expect(result.getByTestId('check-next-step').first()).toBeVisible();
+    if (locale !== 'en') await expect(result.getByTestId('check-next-step').first()).not.toContainText(/\b(the|file|choose|certificate)\b/i);
+    if (failure.case === 'expired') await screenshot(visitor, `verify-expired-${locale}`);
   }
 
   await setLocale(visitor, 'zh');
   const valid = await verify(visitor, 'zh', original, pdf('proof.pdf', certificate));
   await expect(valid).toHaveAttribute('data-valid', 'true');
+  // Every detail line is in the page's language: no English sentence among them (hashes, DNAs and numbers aside).
+  for (const line of await valid.getByTestId('check-detail').allTextContents()) {
+    expect(line, line).not.toMatch(/\b(the|is|of|by|signed|block|leaf|root|valid|until|bytes|read|key)\b/i);
+  }
   await screenshot(visitor, 'verify-valid-zh');
 
   // Loaded once, then the network goes: the package carries all a verification needs.

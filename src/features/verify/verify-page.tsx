@@ -11,6 +11,7 @@ import { CHECK_LABELS } from './check-labels.ts';
 import { fetchPlatformTrust } from './verify-api.ts';
 import type { Trust } from '../../../workers/verify/verify.worker.ts';
 import { StandardToolsExplainer } from './standard-tools.tsx';
+import { checkDetail, nextStep } from './check-details.ts';
 
 type Phase = { kind: 'idle' } | { kind: 'hashing'; progress: WorkProgressValue } | { kind: 'verifying' } | { kind: 'done'; verdict: Verdict & { ms: number } } | { kind: 'error'; text: string };
 
@@ -185,9 +186,14 @@ function VerdictView({ verdict, locale }: { verdict: Verdict & { ms: number }; l
                   {i18n._(ERROR_MESSAGES[c.message])}
                 </Text>
               )}
-              <Text size="xs" c="dimmed" style={{ wordBreak: 'break-all' }}>
-                {c.detail}
+              <Text size="xs" c="dimmed" style={{ wordBreak: 'break-all' }} data-testid="check-detail">
+                {checkDetail(c, i18n)}
               </Text>
+              {nextStep(c, i18n) && (
+                <Text size="sm" mt={2} data-testid="check-next-step">
+                  {nextStep(c, i18n)}
+                </Text>
+              )}
             </List.Item>
           ))}
         </List>
