@@ -26,6 +26,8 @@ function useNavLinks(): NavLink[] {
   const { t } = useLingui();
   return [
     { key: 'service', label: t`Service system`, href: config.serviceSystem, isExternal: false },
+    // §2: the cooperation company's page where the deployment names one (corporationCompany), else the verification centre.
+    { key: 'cooperation', label: t`Cooperation company`, href: config.corporationCompany || '/verify-file', isExternal: Boolean(config.corporationCompany && /^https?:/.test(config.corporationCompany)) },
     {
       key: 'verify',
       label: config.fileVerifyCenterText || t`File verification centre`,
