@@ -263,3 +263,18 @@ export async function registerAsset(member: Person, fileHash: string, name = 'fi
   const asset = await ok(member.page.request.post('/api/v1/assets', { data: { name, type: 1, file_hash: fileHash, size: 1 } }), 'register asset');
   return asset.dip_id as string;
 }
+
+export type Upload = { name: string; mimeType: string; buffer: Buffer };
+
+/** Opens the verification centre, chooses the original and the proof, presses Verify, and returns the result panel once shown. */
+export async function verifyInCentre(page: Page, locale: Locale, original: Upload, proof: Upload) {
+  await page.goto('/verify-file');
+  const [c1] = await Promise.all([page.waitForEvent('filechooser'), page.getByTestId('verify-original').click()]);
+  await c1.setFiles(original);
+  const [c2] = await Promise.all([page.waitForEvent('filechooser'), page.getByTestId('verify-proof').click()]);
+  await c2.setFiles(proof);
+  await page.getByRole('button', { name: tr(locale, 'Verify'), exact: true }).click();
+  const result = page.getByTestId('verify-result');
+  await expect(result).toBeVisible({ timeout: 20_000 });
+  return result;
+}

@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import { expect, test } from '@playwright/test';
-import { screenshot, tr, type Locale } from './support.ts';
+import { screenshot, tr, verifyInCentre, type Locale } from './support.ts';
 
 /**
  * The verification centre pins the roots of the platform serving it. A proof a forger made
@@ -28,14 +28,7 @@ test("a proof under another platform's root is untrusted, not verified, at 1440,
     await page.setViewportSize({ width, height: 900 });
     await page.goto('/verify-file');
     await page.evaluate((l) => localStorage.setItem('locale', l), locale);
-    await page.goto('/verify-file');
-    const [c1] = await Promise.all([page.waitForEvent('filechooser'), page.getByTestId('verify-original').click()]);
-    await c1.setFiles(original);
-    const [c2] = await Promise.all([page.waitForEvent('filechooser'), page.getByTestId('verify-proof').click()]);
-    await c2.setFiles(proof);
-    await page.getByRole('button', { name: tr(locale, 'Verify'), exact: true }).click();
-    const result = page.getByTestId('verify-result');
-    await expect(result).toBeVisible({ timeout: 20_000 });
+    const result = await verifyInCentre(page, locale, original, proof);
     await expect(result).toHaveAttribute('data-valid', 'false');
     await expect(result).toHaveAttribute('data-untrusted', 'true');
     await expect(result).toHaveAttribute('data-message', 'proof_signer_untrusted');

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
 import { PDFDocument, PDFName } from 'pdf-lib';
-import { createEnterprise, ok, ownerCredits, person, registerAsset, screenshot, tr, type Locale, type Person } from './support.ts';
+import { createEnterprise, ok, ownerCredits, person, registerAsset, screenshot, tr, verifyInCentre as verify, type Locale, type Person, type Upload } from './support.ts';
 
 /**
  * Issue 5's browser story: a file registered through the service API gets its certificate,
@@ -9,7 +9,6 @@ import { createEnterprise, ok, ownerCredits, person, registerAsset, screenshot, 
  * §8 message, for a changed original, a PDF without its package, a corrupted package,
  * another file's package and an expired proof; a valid proof still verifies offline.
  */
-type Upload = { name: string; mimeType: string; buffer: Buffer };
 const text = (name: string, content: string): Upload => ({ name, mimeType: 'text/plain', buffer: Buffer.from(content) });
 const pdf = (name: string, bytes: Uint8Array): Upload => ({ name, mimeType: 'application/pdf', buffer: Buffer.from(bytes) });
 
@@ -47,17 +46,6 @@ async function setLocale(page: Page, locale: Locale) {
   await page.evaluate((l) => localStorage.setItem('locale', l), locale);
 }
 
-async function verify(page: Page, locale: Locale, original: Upload, proof: Upload) {
-  await page.goto('/verify-file');
-  const [c1] = await Promise.all([page.waitForEvent('filechooser'), page.getByTestId('verify-original').click()]);
-  await c1.setFiles(original);
-  const [c2] = await Promise.all([page.waitForEvent('filechooser'), page.getByTestId('verify-proof').click()]);
-  await c2.setFiles(proof);
-  await page.getByRole('button', { name: tr(locale, 'Verify'), exact: true }).click();
-  const result = page.getByTestId('verify-result');
-  await expect(result).toBeVisible({ timeout: 20_000 });
-  return result;
-}
 
 const FAILURES: Array<{ case: string; key: string; message: string }> = [
   { case: 'changed original', key: 'hash_mismatch', message: 'The original file and the proof file do not match' },
