@@ -1,4 +1,4 @@
-import Fastify, { type FastifyInstance } from 'fastify';
+import Fastify, { type FastifyInstance, type RouteOptions } from 'fastify';
 import fp from 'fastify-plugin';
 import app from './app.ts';
 import { openDatabase } from './db/database.ts';
@@ -7,7 +7,7 @@ import type { DeploymentConfig } from '../core/config.ts';
 import type { Env } from './env.ts';
 
 /** Opens the database, loads configuration and returns a ready Fastify instance (used by server.ts and tests). */
-export async function buildServer(env: Env, overrides: { config?: DeploymentConfig; logger?: boolean } = {}): Promise<FastifyInstance> {
+export async function buildServer(env: Env, overrides: { config?: DeploymentConfig; logger?: boolean; onRoute?: (route: RouteOptions) => void } = {}): Promise<FastifyInstance> {
   const config = overrides.config ?? loadDeploymentConfig(env.configFile);
   const { db } = await openDatabase({ databaseUrl: env.databaseUrl, dataDir: env.dataDir });
   const fastify = Fastify({
@@ -19,6 +19,8 @@ export async function buildServer(env: Env, overrides: { config?: DeploymentConf
   fastify.addHook('onClose', async () => {
     await db.destroy();
   });
+  // Tests see the route table as it is declared (the fuzz test drives every route).
+  if (overrides.onRoute) fastify.addHook('onRoute', overrides.onRoute);
   // fp: the app's decorations (db, config, …) stay visible on the root instance for tests and hooks.
   await fastify.register(fp(app), { db, config, env });
   return fastify;

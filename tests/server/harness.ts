@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
-import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
+import type { FastifyInstance, LightMyRequestResponse, RouteOptions } from 'fastify';
 import { buildServer } from '../../server/build-app.ts';
 import { readEnv, type Env } from '../../server/env.ts';
 import { DEFAULT_CONFIG, type DeploymentConfig } from '../../core/config.ts';
@@ -19,6 +19,8 @@ export type Harness = {
   latestCode(phone: string): Promise<string>;
   register(phone: string, password?: string): Promise<string>;
   dialect: 'sqlite' | 'postgres';
+  /** Every route the app declared, with its schema and config (collected by an onRoute hook). */
+  routes: RouteOptions[];
 };
 
 export async function startHarness(config: Partial<DeploymentConfig> = {}, envOverrides: Partial<Env> = {}): Promise<Harness> {
@@ -43,11 +45,13 @@ export async function startHarness(config: Partial<DeploymentConfig> = {}, envOv
     };
   }
   const env = { ...readEnv({ DATA_DIR: dataDir, LOG_LEVEL: 'silent', APP_DIR: path.join(dataDir, 'no-app') }), databaseUrl, ...envOverrides };
-  const app = await buildServer(env, { config: { ...DEFAULT_CONFIG, ...config }, logger: false });
+  const routes: RouteOptions[] = [];
+  const app = await buildServer(env, { config: { ...DEFAULT_CONFIG, ...config }, logger: false, onRoute: (route) => void routes.push(route) });
   await app.ready();
 
   const harness: Harness = {
     app,
+    routes,
     dialect: pgUrl ? 'postgres' : 'sqlite',
     async close() {
       await app.close();

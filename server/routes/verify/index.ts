@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import multipart from '@fastify/multipart';
-import { fail } from '../../errors.ts';
+import { fail, rethrowMultipart } from '../../errors.ts';
 import { DNA_PATTERN } from '../../../core/ledger/record.ts';
 import { jsonRpc } from '../../../core/ledger/anchor-check.ts';
 import { normalizeDigest, verifyCertificate } from '../../../core/ledger/package.ts';
@@ -42,16 +42,20 @@ export default async function verifyRoutes(app: FastifyInstance) {
     if (!request.isMultipart()) fail('no_proof_package', 'file');
     let hash: string | undefined;
     let pdf: Uint8Array | undefined;
-    for await (const part of request.parts()) {
-      if (part.type === 'file') {
-        if (part.fieldname !== 'file') {
-          part.file.resume();
-          continue;
+    try {
+      for await (const part of request.parts()) {
+        if (part.type === 'file') {
+          if (part.fieldname !== 'file') {
+            part.file.resume();
+            continue;
+          }
+          pdf = new Uint8Array(await part.toBuffer());
+        } else if (part.fieldname === 'hash') {
+          hash = String(part.value);
         }
-        pdf = new Uint8Array(await part.toBuffer());
-      } else if (part.fieldname === 'hash') {
-        hash = String(part.value);
       }
+    } catch (error) {
+      rethrowMultipart(error, 'file');
     }
     if (!hash || !normalizeDigest(hash)) fail('verify_file_not_found', 'hash');
     if (!pdf || pdf.length === 0) fail('no_proof_package', 'file');
