@@ -23,6 +23,7 @@ import type { MemberContext } from '../../plugins/enterprises.ts';
 import { chargeRegistration } from '../../services/credits.ts';
 import { ASSET_COLUMNS, assetDto, seesAllAssets, visibleAssets, type AssetRow, type AssetViewer } from '../../services/assets.ts';
 import { body, pageOf, paging, SIGNED_IN } from '../schemas.ts';
+import { contentDisposition } from '../../content-disposition.ts';
 
 type AssetContext = MemberContext & { viewer: AssetViewer };
 
@@ -240,7 +241,7 @@ export default async function assetRoutes(app: FastifyInstance) {
     if (!isProofStatusGenerated(proof.status) || !proof.pdf) fail('proof_record_not_found', 'asset_id');
     return reply
       .header('content-type', 'application/pdf')
-      .header('content-disposition', `attachment; filename="provena-proof-${asset.dna}.pdf"`)
+      .header('content-disposition', contentDisposition(`provena-proof-${asset.dna}.pdf`))
       .header('cache-control', 'private, no-store')
       .send(Buffer.from(proof.pdf));
   });

@@ -45,6 +45,7 @@ import {
   writeKeyLog,
 } from '../../services/enterprise-keys.ts';
 import { body, idParam, pageNumber, text, SIGNED_IN } from '../schemas.ts';
+import { contentDisposition } from '../../content-disposition.ts';
 
 const paging = { page: { ...pageNumber, default: 1 }, page_size: { type: 'integer', minimum: 1, maximum: 100, default: 10 } } as const;
 /** Encrypted P-256 PKCS#8 PEMs are about 400 characters; requests about 600. */
@@ -530,6 +531,6 @@ export default async function enterpriseKeyRoutes(app: FastifyInstance) {
   // RFC 5280 CRL of the issuing CA (DER, application/pkix-crl), the address enterprise certificates name.
   app.get('/api/v1/pki/crl', async (_request, reply) => {
     const crl = await currentCrl(db);
-    return reply.header('content-type', 'application/pkix-crl').header('cache-control', 'public, max-age=300').header('content-disposition', 'inline; filename="provena-enterprise-ca.crl"').send(Buffer.from(crl));
+    return reply.header('content-type', 'application/pkix-crl').header('cache-control', 'public, max-age=300').header('content-disposition', contentDisposition('provena-enterprise-ca.crl', 'inline')).send(Buffer.from(crl));
   });
 }

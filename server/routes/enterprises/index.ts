@@ -23,6 +23,7 @@ import { findUserByPhone, pickIconColor, toUserDto, type UserRow } from '../../s
 import { ownsFile } from '../files/index.ts';
 import { body, envelope, pageNumber, text, userDto, SIGNED_IN } from '../schemas.ts';
 import { applicationFormPdf } from './application-form.ts';
+import { contentDisposition } from '../../content-disposition.ts';
 
 const fileId = { type: 'string', maxLength: 90 } as const;
 const licenceFields = { name: text(200), license: text(40), legal_person: text(60), license_image_id: fileId };
@@ -596,7 +597,7 @@ export default async function enterpriseRoutes(app: FastifyInstance) {
     async (request, reply) => {
       const user = await app.requireUser(request);
       const pdf = await applicationFormPdf({ enterpriseName: request.query.name ?? '', license: request.query.license ?? '', applicant: user.real_name || user.name, phone: user.phonenumber });
-      return reply.header('content-type', 'application/pdf').header('content-disposition', 'attachment; filename="application-form.pdf"').send(Buffer.from(pdf));
+      return reply.header('content-type', 'application/pdf').header('content-disposition', contentDisposition('application-form.pdf')).send(Buffer.from(pdf));
     },
   );
 

@@ -22,6 +22,7 @@ import { chargeRegistration } from '../../services/credits.ts';
 import { canWriteProject, seesAllVault, visibleProject, writeVaultLog, type VaultViewer } from '../../services/vault.ts';
 import { body, idParam, pageOf, paging, text, SIGNED_IN } from '../schemas.ts';
 import type { Paged } from '../../../core/api-types.ts';
+import { contentDisposition } from '../../content-disposition.ts';
 
 
 function rule(key: ErrorKey | null, field: string): void {
@@ -418,7 +419,7 @@ export default async function vaultRoutes(app: FastifyInstance) {
     await writeVaultLog(db, { enterpriseId: v.employee.enterprise_id, projectId: file.project_id, userId: v.user.id, action: 'proof_downloaded', detail: { file_id: file.id, name: file.name, dip_id: file.dna } });
     return reply
       .header('content-type', 'application/pdf')
-      .header('content-disposition', `attachment; filename="provena-proof-${file.dna}.pdf"`)
+      .header('content-disposition', contentDisposition(`provena-proof-${file.dna}.pdf`))
       .header('cache-control', 'private, no-store')
       .send(Buffer.from(proof.pdf));
   });

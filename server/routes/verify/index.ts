@@ -6,6 +6,7 @@ import { jsonRpc } from '../../../core/ledger/anchor-check.ts';
 import { normalizeDigest, verifyCertificate } from '../../../core/ledger/package.ts';
 import { extractPackageNode } from '../../proofs/extract.ts';
 import { isProofGenerated } from '../../proofs/jobs.ts';
+import { contentDisposition } from '../../content-disposition.ts';
 
 const MAX_PDF_BYTES = 20 * 1024 * 1024;
 
@@ -32,7 +33,7 @@ export default async function verifyRoutes(app: FastifyInstance) {
       if (!isProofGenerated(proof.status) || !proof.pdf) fail('proof_record_not_found', 'zkp_register_dna');
       return reply
         .header('content-type', 'application/pdf')
-        .header('content-disposition', `attachment; filename="provena-proof-${dna}.pdf"`)
+        .header('content-disposition', contentDisposition(`provena-proof-${dna}.pdf`))
         .header('cache-control', 'private, no-store')
         .send(Buffer.from(proof.pdf));
     },
