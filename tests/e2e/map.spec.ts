@@ -1,9 +1,9 @@
-import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
+import { expect, type APIRequestContext, type Page } from '@playwright/test';
 import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { screenshot, tr, useLocale, type Locale } from './support.ts';
+import { screenshot, tr, useLocale, type Locale, test } from './support.ts';
 import { encodeMetricBinary } from '../../core/score-api.ts';
 
 /**
