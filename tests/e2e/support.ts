@@ -16,7 +16,7 @@ const CSP_MARK = '[csp-violation]';
  * `securitypolicyviolation` events (an init script) and Chromium's own "Refused to …"
  * console errors (workers' included) are caught as they are.
  */
-async function watchCsp(context: BrowserContext, violations: string[]): Promise<void> {
+export async function watchCsp(context: BrowserContext, violations: string[]): Promise<void> {
   await context.addInitScript((mark) => {
     document.addEventListener('securitypolicyviolation', (e) => {
       console.error(`${mark} ${e.violatedDirective} blocked ${e.blockedURI || '(inline)'} at ${e.sourceFile}:${e.lineNumber}`);
@@ -48,6 +48,8 @@ export const test = base.extend<{ cspGuard: void }>({
       } finally {
         browser.newContext = newContext;
       }
+      // The violation event is queued after the blocked load: let the last reports arrive.
+      await new Promise((resolve) => setTimeout(resolve, 150));
       expect(violations, 'Content-Security-Policy violations').toEqual([]);
     },
     { auto: true },
