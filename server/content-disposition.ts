@@ -18,9 +18,13 @@ function encodeRfc5987(value: string): string {
   return encodeURIComponent(value).replace(/['()*!]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
 }
 
-/** `attachment` (or `inline`) with an ASCII `filename` and the UTF-8 `filename*` (RFC 6266). */
+/**
+ * `attachment` (or `inline`) with an ASCII `filename`, and the UTF-8 `filename*` (RFC 6266)
+ * when the ASCII form had to change the name.
+ */
 export function contentDisposition(filename: string, disposition: 'attachment' | 'inline' = 'attachment'): string {
   const safe = safeFilename(filename);
   const ascii = safe.replace(/[^\x20-\x7e]/g, '_').replace(/["\\]/g, '_');
+  if (ascii === safe) return `${disposition}; filename="${ascii}"`;
   return `${disposition}; filename="${ascii}"; filename*=UTF-8''${encodeRfc5987(safe)}`;
 }
