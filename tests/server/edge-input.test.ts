@@ -174,8 +174,10 @@ async function snapshot(): Promise<Record<string, string>> {
   // Sessions, counters and code outboxes move with any request (a sign-out, a refused login, a rate limit).
   const volatile = new Set(['sessions', 'operator_sessions', 'rate_limits', 'sms_codes', 'sms_outbox', 'kysely_migration', 'kysely_migration_lock']);
   const out: Record<string, string> = {};
+  // On PostgreSQL each test file has its own schema (search_path): only this one's tables count.
+  const schema = h.dialect === 'postgres' ? (await sql<{ s: string }>`select current_schema() as s`.execute(h.app.db)).rows[0]!.s : undefined;
   for (const table of await h.app.db.introspection.getTables()) {
-    if (volatile.has(table.name)) continue;
+    if (volatile.has(table.name) || (schema !== undefined && table.schema !== schema)) continue;
     const rows = await sql<Record<string, unknown>>`select * from ${sql.table(table.name)}`.execute(h.app.db);
     const lines = rows.rows.map((r) => JSON.stringify(r, (_k, v) => (typeof v === 'bigint' ? String(v) : Buffer.isBuffer(v) ? v.toString('hex') : v))).sort();
     out[table.name] = `${lines.length}:${createHash('sha256').update(lines.join('\n')).digest('hex')}`;
