@@ -34,7 +34,7 @@ export type AppOptions = { db: Db; config: DeploymentConfig; env: Env };
 /** The whole application as one plugin: plugins first, then routes. server.ts only boots it. */
 export default async function app(fastify: FastifyInstance, opts: AppOptions) {
   await fastify.register(errorsPlugin);
-  await fastify.register(securityPlugin);
+  await fastify.register(securityPlugin, { env: opts.env, config: opts.config });
   await fastify.register(servicesPlugin, opts);
   await fastify.register(ledgerPlugin);
   await fastify.register(configRoutes);

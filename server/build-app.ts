@@ -21,6 +21,8 @@ export async function buildServer(env: Env, overrides: { config?: DeploymentConf
   fastify.addHook('onClose', async () => {
     await db.destroy();
   });
+  // Tests see the route table as it is declared (the fuzz test drives every route).
+  if (overrides.onRoute) fastify.addHook('onRoute', overrides.onRoute);
   // fp: the app's decorations (db, config, …) stay visible on the root instance for tests and hooks.
   await fastify.register(fp(app), { db, config, env });
   return fastify;

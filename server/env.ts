@@ -24,6 +24,8 @@ export type Env = {
   appDir: string;
   /** Multiplies the per-address rate limits (codes sent, logins); per-phone rules are unchanged. */
   addressLimitFactor: number;
+  /** BIGSCREEN_FRAME_ANCESTORS: origins allowed to frame /bigscreen (every other page may be framed by none). */
+  bigscreenFrameAncestors: string[];
 };
 
 export const SMS_PROVIDERS = ['outbox', 'webhook', 'aliyun', 'tencent'] as const;
@@ -160,6 +162,10 @@ export function readEnv(source: NodeJS.ProcessEnv = process.env): Env {
   const factorText = source.ADDRESS_LIMIT_FACTOR ?? '1';
   const addressLimitFactor = Number(factorText);
   if (!Number.isInteger(addressLimitFactor) || addressLimitFactor < 1) problems.push(`ADDRESS_LIMIT_FACTOR must be a whole number ≥ 1, got "${factorText}"`);
+  const bigscreenFrameAncestors = (source.BIGSCREEN_FRAME_ANCESTORS ?? '').split(/[\s,]+/).filter(Boolean);
+  for (const origin of bigscreenFrameAncestors) {
+    if (!/^https?:\/\/[A-Za-z0-9.-]+(:\d{1,5})?$/.test(origin)) problems.push(`BIGSCREEN_FRAME_ANCESTORS must list origins like https://screen.example.com, got "${origin}"`);
+  }
   if (problems.length) throw new Error(`Invalid configuration:\n  - ${problems.join('\n  - ')}`);
   const isOn = (v: string | undefined) => v === 'true' || v === '1';
   return {
@@ -180,5 +186,6 @@ export function readEnv(source: NodeJS.ProcessEnv = process.env): Env {
     trustProxy: isOn(source.TRUST_PROXY),
     appDir: path.resolve(source.APP_DIR ?? 'dist/app'),
     addressLimitFactor,
+    bigscreenFrameAncestors,
   };
 }

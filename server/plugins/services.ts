@@ -25,6 +25,10 @@ declare module 'fastify' {
   interface FastifyRequest {
     session: SessionRow | null;
   }
+  interface FastifyContextConfig {
+    /** 'session': the caller must be signed in, checked before the schema (see onRoute below). */
+    auth?: 'session';
+  }
 }
 
 export type ServicesOptions = { db: Db; config: DeploymentConfig; env: Env };
@@ -66,6 +70,18 @@ export default fp<ServicesOptions>(async function servicesPlugin(app, opts) {
   app.decorate('requireSession', async (request: FastifyRequest) => {
     if (!request.session) throw new ApiError('token_invalid');
     return request.session;
+  });
+
+  // A route declared with `config: SIGNED_IN` checks the session before its schema: an
+  // anonymous caller gets the §8 not-signed-in answer and learns nothing about the route's
+  // parameters from validation messages. The handler still checks role and membership.
+  app.addHook('onRoute', (route) => {
+    if (route.config?.auth !== 'session') return;
+    const signedInFirst = async (request: FastifyRequest) => {
+      await app.requireSession(request);
+    };
+    const given = route.preValidation;
+    route.preValidation = given ? [signedInFirst, ...(Array.isArray(given) ? given : [given])] : [signedInFirst];
   });
 
   app.decorate('setSessionCookie', (reply, token: string) => {

@@ -35,7 +35,7 @@ async function main() {
   app.addHook('onClose', async () => db.destroy());
   await app.register(fp(async (instance) => {
     await instance.register(errorsPlugin);
-    await instance.register(securityPlugin);
+    await instance.register(securityPlugin, { env, config });
     await instance.register(scorePlugin, { db, databaseUrl: env.databaseUrl, base: scoreBasePath(config.api.scoreBase), recomputeMinutes });
   }));
   const shutdown = async () => {

@@ -94,7 +94,5 @@ export function downloadName(name: string, identity: string): string {
   return ext && !clean.toLowerCase().endsWith(ext) ? `${clean}${ext}` : clean;
 }
 
-export function contentDisposition(filename: string): string {
-  const ascii = filename.replace(/[^\x20-\x7e]/g, '_');
-  return `attachment; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(filename)}`;
-}
+/** One header builder for every download route (server/content-disposition.ts). */
+export { contentDisposition } from '../content-disposition.ts';

@@ -46,7 +46,21 @@ export type UploadMeta = {
   isFinished: boolean;
   /** Set once the last chunk is sealed. */
   sha256?: string;
+  /**
+   * The unfinished last chunk (offset - chunks * chunkBytes bytes), sealed under the tail
+   * key: iv, ciphertext, tag in base64. Kept inside the metadata so one atomic rename
+   * commits offset and tail together; absent in metadata written before it moved here
+   * (the tail is then in <id>.tail).
+   */
+  tail?: string;
 };
+
+/**
+ * While a long PATCH runs, the offset reached is committed to disk (data fsynced, then the
+ * metadata) at least every this many bytes: a server killed mid-request (SIGKILL, power
+ * loss) resumes from the last commit instead of from the offset the request started at.
+ */
+export const CHECKPOINT_BYTES = 8 * 1024 * 1024;
 
 export class HashMismatchError extends Error {}
 class DiskError extends Error {
@@ -124,11 +138,26 @@ export class StagingStore extends DataStore {
     }
   }
 
+  /** Replaces the metadata atomically and durably: temp file fsynced, renamed, folder fsynced. */
   private async writeMeta(meta: UploadMeta): Promise<void> {
     const target = this.file(meta.id, 'json');
     const temp = `${target}.${randomBytes(4).toString('hex')}.tmp`;
-    await fs.promises.writeFile(temp, JSON.stringify(meta));
+    const handle = await fs.promises.open(temp, 'w', 0o600);
+    try {
+      await handle.writeFile(JSON.stringify(meta));
+      await handle.sync();
+    } finally {
+      await handle.close();
+    }
     await fs.promises.rename(temp, target);
+    const dir = await fs.promises.open(this.dir, 'r');
+    try {
+      await dir.sync();
+    } catch {
+      // Some file systems refuse fsync on a folder; the rename is still atomic.
+    } finally {
+      await dir.close();
+    }
   }
 
   override async create(upload: Upload): Promise<Upload> {
@@ -182,11 +211,16 @@ export class StagingStore extends DataStore {
 
   private async readTail(meta: UploadMeta): Promise<Buffer> {
     let sealed: Buffer;
-    try {
-      sealed = await fs.promises.readFile(this.file(meta.id, 'tail'));
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return Buffer.alloc(0);
-      throw error;
+    if (meta.tail !== undefined) {
+      sealed = Buffer.from(meta.tail, 'base64');
+      if (sealed.length === 0) return Buffer.alloc(0);
+    } else {
+      try {
+        sealed = await fs.promises.readFile(this.file(meta.id, 'tail'));
+      } catch (error) {
+        if ((error as NodeJS.ErrnoException).code === 'ENOENT') return Buffer.alloc(0);
+        throw error;
+      }
     }
     const key = tailKey(this.master, Buffer.from(meta.salt, 'hex'));
     const decipher = createDecipheriv('aes-256-gcm', key, sealed.subarray(0, 12));
@@ -195,18 +229,13 @@ export class StagingStore extends DataStore {
     return plain;
   }
 
-  private async writeTail(meta: UploadMeta, plain: Buffer): Promise<void> {
-    const target = this.file(meta.id, 'tail');
-    if (plain.length === 0) {
-      await fs.promises.rm(target, { force: true });
-      return;
-    }
+  /** The unfinished last chunk sealed for UploadMeta.tail ('' when there is none). */
+  private sealTail(meta: UploadMeta, plain: Buffer): string {
+    if (plain.length === 0) return '';
     const iv = randomBytes(12);
     const cipher = createCipheriv('aes-256-gcm', tailKey(this.master, Buffer.from(meta.salt, 'hex')), iv);
     const body = Buffer.concat([cipher.update(plain), cipher.final()]);
-    const temp = `${target}.${randomBytes(4).toString('hex')}.tmp`;
-    await fs.promises.writeFile(temp, Buffer.concat([iv, body, cipher.getAuthTag()]));
-    await fs.promises.rename(temp, target);
+    return Buffer.concat([iv, body, cipher.getAuthTag()]).toString('base64');
   }
 
   /** Running hashes of unfinished uploads, with the offset they have reached. */
@@ -257,6 +286,7 @@ export class StagingStore extends DataStore {
     let fill = (await this.readTail(meta)).copy(chunk, 0);
     let received = meta.offset;
     let chunks = meta.chunks;
+    let committed = meta.offset;
     let streamError: unknown = null;
     try {
       try {
@@ -277,6 +307,17 @@ export class StagingStore extends DataStore {
               position += body.length + tag.length;
               chunks += 1;
               fill = 0;
+              // A chunk boundary with no tail: commit the offset so a crash resumes here.
+              const boundary = chunks * meta.chunkBytes;
+              if (boundary - committed >= CHECKPOINT_BYTES) {
+                try {
+                  await handle.datasync();
+                  await this.writeMeta({ ...meta, offset: boundary, chunks, tail: '' });
+                } catch (error) {
+                  throw new DiskError(error);
+                }
+                committed = boundary;
+              }
             }
             const n = Math.min(meta.chunkBytes - fill, piece.length - at);
             piece.copy(chunk, fill, at, at + n);
@@ -291,8 +332,10 @@ export class StagingStore extends DataStore {
         if (error instanceof DiskError) throw error.cause;
         streamError = error;
       }
-      await this.writeTail(meta, chunk.subarray(0, fill));
-      await this.writeMeta({ ...meta, offset: received, chunks });
+      await handle.datasync();
+      await this.writeMeta({ ...meta, offset: received, chunks, tail: this.sealTail(meta, chunk.subarray(0, fill)) });
+      // A tail file from metadata written before the tail moved inside it is spent now.
+      if (meta.tail === undefined) await fs.promises.rm(this.file(id, 'tail'), { force: true });
       this.hashes.set(id, { hash: hasher, offset: received });
     } finally {
       await handle.close();
@@ -324,11 +367,12 @@ export class StagingStore extends DataStore {
         const position = SEALED_HEADER_BYTES + meta.chunks * (meta.chunkBytes + SEALED_TAG_BYTES);
         await handle.truncate(position);
         await handle.write(last, 0, last.length, position);
+        await handle.datasync();
       } finally {
         await handle.close();
       }
+      await this.writeMeta({ ...meta, isFinished: true, sha256, tail: '' });
       await fs.promises.rm(this.file(id, 'tail'), { force: true });
-      await this.writeMeta({ ...meta, isFinished: true, sha256 });
     }
     return { partPath, sha256, size: meta.size };
   }

@@ -1,6 +1,6 @@
-import { expect, test, type Page } from '@playwright/test';
+import { expect, type Page } from '@playwright/test';
 import AxeBuilder from '@axe-core/playwright';
-import { createEnterprise, person, useLocale, type Locale } from './support.ts';
+import { createEnterprise, person, useLocale, type Locale, test } from './support.ts';
 
 /** WCAG 2 A/AA rules that axe-core rates serious or critical: none on any screen, signed in or out, in any language. */
 async function seriousViolations(page: Page, path: string): Promise<string[]> {

@@ -1,5 +1,5 @@
-import { expect, test, type Page } from '@playwright/test';
-import { field, latestCode, randomPhone, registerByApi, screenshot, tr, useLocale, type Locale } from './support.ts';
+import { expect, type Page } from '@playwright/test';
+import { field, latestCode, randomPhone, registerByApi, screenshot, tr, useLocale, type Locale, test } from './support.ts';
 
 async function registerThroughForm(page: Page, locale: Locale, phone: string, password: string, name: string) {
   const L = (s: string) => tr(locale, s);

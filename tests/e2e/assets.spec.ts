@@ -2,9 +2,9 @@ import { createHash, randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { expect as baseExpect, test, type Locator, type Page } from '@playwright/test';
+import { expect as baseExpect, type Locator, type Page } from '@playwright/test';
 import { MIB, bodyOf, headerOf, identityOfGenerated } from './generated-file.ts';
-import { createEnterprise, field, giveCredits, joinCompany, ok, operatorApi, person, screenshot, tr, type Locale, type Person } from './support.ts';
+import { createEnterprise, field, giveCredits, joinCompany, ok, operatorApi, person, screenshot, tr, type Locale, type Person, test } from './support.ts';
 
 // Every navigation loads the app again (configuration, catalogs, user, company); on a busy
 // machine that alone can take several seconds, so assertions wait longer than the default.

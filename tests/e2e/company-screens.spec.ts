@@ -1,5 +1,5 @@
-import { expect, test } from '@playwright/test';
-import { createEnterprise, joinCompany, person, screenshot, tr, type Locale } from './support.ts';
+import { expect } from '@playwright/test';
+import { createEnterprise, joinCompany, person, screenshot, tr, type Locale, test } from './support.ts';
 
 /** Changes that act on other people at once are confirmed and acknowledged; restricted tabs say so; phones see everything. */
 test.describe('company screens as administrators and members meet them', () => {

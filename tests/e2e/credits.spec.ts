@@ -1,5 +1,5 @@
-import { expect as baseExpect, test, type Page } from '@playwright/test';
-import { createEnterprise, createOperator, enrollOperatorInPage, field, giveCredits, joinCompany, latestCode, ok, operatorApi, person, screenshot, tr, useLocale, type Locale, type Person } from './support.ts';
+import { expect as baseExpect, type Page } from '@playwright/test';
+import { createEnterprise, createOperator, enrollOperatorInPage, field, giveCredits, joinCompany, latestCode, ok, operatorApi, person, screenshot, tr, useLocale, type Locale, type Person, test } from './support.ts';
 
 const VAULT_CODE = 18;
 // The machine running the suite is shared and slow at times: screens get longer to settle (no assertion here is about speed).

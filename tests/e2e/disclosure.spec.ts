@@ -2,9 +2,9 @@ import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { expect, test, devices, type Page } from '@playwright/test';
+import { expect, devices, type Page } from '@playwright/test';
 import { MIB, identityOfGenerated, writeGenerated } from './generated-file.ts';
-import { createEnterprise, field, latestCode, ok, ownerCredits, person, randomPhone, registerAsset, screenshot, tr, useLocale, type Locale, type Person } from './support.ts';
+import { createEnterprise, field, latestCode, ok, ownerCredits, person, randomPhone, registerAsset, screenshot, tr, useLocale, type Locale, type Person, test } from './support.ts';
 
 /** Size of the generated file: 1 GiB by default (E2E_DISCLOSURE_MIB for a quicker local run). */
 const FILE_MIB = Number(process.env.E2E_DISCLOSURE_MIB ?? 1024);

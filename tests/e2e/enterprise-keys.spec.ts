@@ -1,11 +1,11 @@
-import { expect as baseExpect, test, type Browser, type Page } from '@playwright/test';
+import { expect as baseExpect, type Browser, type Page } from '@playwright/test';
 import { X509Certificate, createHash, createPrivateKey, createPublicKey, randomBytes, verify as verifySignature } from 'node:crypto';
 import fs from 'node:fs';
 import { createCsrPem } from '../../core/crypto/csr.ts';
 import { signDigest } from '../../core/crypto/digest-signature.ts';
 import { exportEncryptedPkcs8Pem, generateKeyPair, importEncryptedPkcs8Pem, sign } from '../../core/crypto/keys.ts';
 import { depositMessage } from '../../core/enterprise-keys.ts';
-import { createEnterprise, createOperator, enrollOperatorInPage, field, ok, person, screenshot, tr, useLocale, type Locale } from './support.ts';
+import { createEnterprise, createOperator, enrollOperatorInPage, field, ok, person, screenshot, tr, useLocale, type Locale, test } from './support.ts';
 
 const PASSPHRASE = 'Provena-Key-2024!x';
 // PBKDF2 (100 000 iterations) runs in the page's worker on a shared, busy machine: waits get room.

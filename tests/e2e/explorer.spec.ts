@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
-import { expect, test } from '@playwright/test';
-import { createEnterprise, giveCredits, ok, operatorApi, person, screenshot, tr, type Locale } from './support.ts';
+import { expect } from '@playwright/test';
+import { createEnterprise, giveCredits, ok, operatorApi, person, screenshot, tr, type Locale, test } from './support.ts';
 
 /** The block explorer as a newcomer meets it: what each thing is, kinds as words, readable records, neighbours, live head, real not-found pages. */
 test.describe('block explorer', () => {

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
-import { expect as baseExpect, test, type Page } from '@playwright/test';
-import { createEnterprise, giveCredits, joinCompany as join, latestCode, ok, operatorApi, person, screenshot, tr, type Locale, type Person } from './support.ts';
+import { expect as baseExpect, type Page } from '@playwright/test';
+import { createEnterprise, giveCredits, joinCompany as join, latestCode, ok, operatorApi, person, screenshot, tr, type Locale, type Person, test } from './support.ts';
 
 const VAULT_CODE = 18;
 // The test machine is shared and often busy: waits get room (they bound a wait, they time nothing).

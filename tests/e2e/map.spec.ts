@@ -1,9 +1,9 @@
-import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
+import { expect, type APIRequestContext, type Page } from '@playwright/test';
 import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { screenshot, tr, useLocale, type Locale } from './support.ts';
+import { screenshot, tr, useLocale, type Locale, test } from './support.ts';
 import { encodeMetricBinary } from '../../core/score-api.ts';
 
 /**
@@ -342,19 +342,21 @@ test('map and score at phone width @mobile', async ({ page, request }, testInfo)
   await screenshot(page, 'score-mobile-zh');
 });
 
-test('an empty map says what it will show and how it fills, in three languages', async ({ page }) => {
+test('an empty map says what it will show and how it fills, in three languages', async ({ browser }) => {
   // A platform with no enterprises yet: the score API answers an empty set (in the binary form the map reads).
   const empty = encodeMetricBinary({ version: 'empty', count: 0, uuid: [], name: [], id: [], activated: [], is_demo: [], updated_at: [], capital: [], links: [], link_weight: [] });
-  await page.route('**/score-api/v1/metric**', (route) => route.fulfill({ status: 200, contentType: 'application/octet-stream', body: Buffer.from(empty) }));
   for (const locale of ['zh', 'en', 'ja'] as Locale[]) {
+    // A fresh context per language: the language is the visitor's first choice, not a switch.
+    const context = await browser.newContext();
+    const page = await context.newPage();
+    await page.route('**/score-api/v1/metric**', (route) => route.fulfill({ status: 200, contentType: 'application/octet-stream', body: Buffer.from(empty) }));
     await useLocale(page, locale);
     await page.goto('/assets');
-    await page.evaluate((l) => localStorage.setItem('locale', l), locale);
-    await page.reload();
     await expect(page.getByTestId('asset-map-empty')).toContainText(tr(locale, 'No enterprises on the map yet'));
     // Nothing is being laid out: no endless "laying out" status.
     await expect(page.getByTestId('layout-status')).toHaveCount(0);
     await screenshot(page, `map-empty-${locale}`);
+    await context.close();
   }
 });
 

@@ -1,5 +1,5 @@
-import { expect, test } from '@playwright/test';
-import { tr, useLocale, type Locale } from './support.ts';
+import { expect } from '@playwright/test';
+import { tr, useLocale, type Locale, test } from './support.ts';
 
 test('the §2 navigation carries the cooperation company link in every language', async ({ page }) => {
   for (const locale of ['zh', 'en', 'ja'] as Locale[]) {

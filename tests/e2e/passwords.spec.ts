@@ -2,8 +2,8 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { expect, test, type Page } from '@playwright/test';
-import { field, latestCode, randomPhone, registerByApi, screenshot, tr, useLocale, type Locale } from './support.ts';
+import { expect, type Page } from '@playwright/test';
+import { field, latestCode, randomPhone, registerByApi, screenshot, tr, useLocale, type Locale, test } from './support.ts';
 
 /** Logs in through the API, sets a new password with the change dialog's rule, and logs out. */
 async function changePasswordByApi(page: Page, phone: string, oldPassword: string, newPassword: string) {

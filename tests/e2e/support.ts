@@ -3,11 +3,58 @@ import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { expect, type APIRequestContext, type APIResponse, type Browser, type BrowserContext, type Page } from '@playwright/test';
+import { expect, test as base, type APIRequestContext, type APIResponse, type Browser, type BrowserContext, type Page } from '@playwright/test';
 import * as OTPAuth from 'otpauth';
 import { cardCheckChar } from '../../core/identity.ts';
 
 export type Locale = 'zh' | 'en' | 'ja';
+
+const CSP_MARK = '[csp-violation]';
+
+/**
+ * Reports every Content-Security-Policy violation in a context: pages log the
+ * `securitypolicyviolation` events (an init script) and Chromium's own "Refused to …"
+ * console errors (workers' included) are caught as they are.
+ */
+export async function watchCsp(context: BrowserContext, violations: string[]): Promise<void> {
+  await context.addInitScript((mark) => {
+    document.addEventListener('securitypolicyviolation', (e) => {
+      console.error(`${mark} ${e.violatedDirective} blocked ${e.blockedURI || '(inline)'} at ${e.sourceFile}:${e.lineNumber}`);
+    });
+  }, CSP_MARK);
+  context.on('console', (message) => {
+    const text = message.text();
+    if (text.startsWith(CSP_MARK) || /Content Security Policy/i.test(text)) violations.push(text);
+  });
+}
+
+/**
+ * The suite's `test`: every test runs under the app's CSP and fails on any violation, in
+ * its default page and in every context it opens itself (browser.newContext, as person() does).
+ */
+export const test = base.extend<{ cspGuard: void }>({
+  cspGuard: [
+    async ({ context, browser }, use) => {
+      const violations: string[] = [];
+      await watchCsp(context, violations);
+      const newContext = browser.newContext.bind(browser);
+      browser.newContext = async (options) => {
+        const created = await newContext(options);
+        await watchCsp(created, violations);
+        return created;
+      };
+      try {
+        await use();
+      } finally {
+        browser.newContext = newContext;
+      }
+      // The violation event is queued after the blocked load: let the last reports arrive.
+      await new Promise((resolve) => setTimeout(resolve, 150));
+      expect(violations, 'Content-Security-Policy violations').toEqual([]);
+    },
+    { auto: true },
+  ],
+});
 
 /** Every catalog of a locale: the main one and one per product area (see lingui.config.ts). */
 const CATALOG_DIRS = ['', 'legal', 'assets', 'credit', 'home', 'vault', 'disclosure', 'map'];

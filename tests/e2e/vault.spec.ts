@@ -1,9 +1,9 @@
-import { expect, test, type Page } from '@playwright/test';
+import { expect, type Page } from '@playwright/test';
 import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { createEnterprise, field, giveCredits, joinCompany, latestCode, operatorApi, person, screenshot, tr, type Person } from './support.ts';
+import { createEnterprise, field, giveCredits, joinCompany, latestCode, operatorApi, person, screenshot, tr, type Person, test } from './support.ts';
 
 const VAULT_CODE = 18;
 

@@ -1,6 +1,6 @@
 import fs from 'node:fs';
-import { expect, test } from '@playwright/test';
-import { screenshot, tr, verifyInCentre, type Locale } from './support.ts';
+import { expect } from '@playwright/test';
+import { screenshot, tr, verifyInCentre, type Locale, test } from './support.ts';
 
 /**
  * The verification centre pins the roots of the platform serving it. A proof a forger made

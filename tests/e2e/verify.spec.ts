@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
-import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
+import { expect, type APIRequestContext, type Page } from '@playwright/test';
 import { PDFDocument, PDFName } from 'pdf-lib';
-import { createEnterprise, ok, ownerCredits, person, registerAsset, screenshot, tr, verifyInCentre as verify, type Locale, type Person, type Upload } from './support.ts';
+import { createEnterprise, ok, ownerCredits, person, registerAsset, screenshot, tr, verifyInCentre as verify, type Locale, type Person, type Upload, test } from './support.ts';
 
 /**
  * Issue 5's browser story: a file registered through the service API gets its certificate,

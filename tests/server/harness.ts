@@ -19,6 +19,8 @@ export type Harness = {
   latestCode(phone: string): Promise<string>;
   register(phone: string, password?: string): Promise<string>;
   dialect: 'sqlite' | 'postgres';
+  /** Every route the app declared, with its schema and config (collected by an onRoute hook). */
+  routes: RouteOptions[];
 };
 
 export async function startHarness(config: Partial<DeploymentConfig> = {}, envOverrides: Partial<Env> = {}, hooks: { onRoute?: (route: RouteOptions) => void } = {}): Promise<Harness> {
@@ -43,11 +45,20 @@ export async function startHarness(config: Partial<DeploymentConfig> = {}, envOv
     };
   }
   const env = { ...readEnv({ DATA_DIR: dataDir, LOG_LEVEL: 'silent', APP_DIR: path.join(dataDir, 'no-app') }), databaseUrl, ...envOverrides };
-  const app = await buildServer(env, { config: { ...DEFAULT_CONFIG, ...config }, logger: false, onRoute: hooks.onRoute });
+  const routes: RouteOptions[] = [];
+  const app = await buildServer(env, {
+    config: { ...DEFAULT_CONFIG, ...config },
+    logger: false,
+    onRoute: (route) => {
+      routes.push(route);
+      hooks.onRoute?.(route);
+    },
+  });
   await app.ready();
 
   const harness: Harness = {
     app,
+    routes,
     dialect: pgUrl ? 'postgres' : 'sqlite',
     async close() {
       await app.close();

@@ -22,8 +22,9 @@ import { ApiError, fail } from '../../errors.ts';
 import type { MemberContext } from '../../plugins/enterprises.ts';
 import { chargeRegistration } from '../../services/credits.ts';
 import { ASSET_COLUMNS, assetDto, seesAllAssets, visibleAssets, type AssetRow, type AssetViewer } from '../../services/assets.ts';
-import { body, pageOf, paging } from '../schemas.ts';
+import { body, pageOf, paging, SIGNED_IN } from '../schemas.ts';
 import { requestLocale, type CertificateLocale } from '../../locale.ts';
+import { contentDisposition } from '../../content-disposition.ts';
 
 type AssetContext = MemberContext & { viewer: AssetViewer };
 
@@ -125,7 +126,7 @@ export default async function assetRoutes(app: FastifyInstance) {
   /** §7 style: register one asset; the answer is the asset (proof status 1, generating). */
   app.post<{ Body: Record<string, unknown> }>(
     '/api/v1/assets',
-    { schema: { body: body(registerFields, []) } },
+    { config: SIGNED_IN, schema: { body: body(registerFields, []) } },
     async (request) => {
       const m = await memberOf(request);
       const checked = checkAssetInput(request.body);
@@ -143,7 +144,7 @@ export default async function assetRoutes(app: FastifyInstance) {
    */
   app.post<{ Body: { items: unknown[] } }>(
     '/api/v1/assets/batch',
-    { schema: { body: body({ items: { type: 'array', minItems: 1, maxItems: ASSET_BATCH_MAX, items: {} } }, ['items']) } },
+    { config: SIGNED_IN, schema: { body: body({ items: { type: 'array', minItems: 1, maxItems: ASSET_BATCH_MAX, items: {} } }, ['items']) } },
     async (request) => {
       const m = await memberOf(request);
       const outcomes: Array<{ index: number; id: number } | { index: number; message: string; field_name?: string }> = [];
@@ -172,7 +173,7 @@ export default async function assetRoutes(app: FastifyInstance) {
     },
   );
 
-  app.get<{ Querystring: AssetListQuery & { type?: number[] } }>('/api/v1/assets', { schema: { querystring: listQuery } }, async (request) => {
+  app.get<{ Querystring: AssetListQuery & { type?: number[] } }>('/api/v1/assets', { config: SIGNED_IN, schema: { querystring: listQuery } }, async (request) => {
     const m = await memberOf(request);
     const query = request.query;
     const { page, size, offset } = pageOf(query, config.tablePageSize);
@@ -228,20 +229,20 @@ export default async function assetRoutes(app: FastifyInstance) {
   }
 
   /** §2 asset/detail/:asset_id — the asset id is its DNA; an asset the caller may not see is not_found (never told apart from a missing one). */
-  app.get<{ Params: { dna: string } }>('/api/v1/assets/:dna', { schema: { params: dnaParam } }, async (request) => {
+  app.get<{ Params: { dna: string } }>('/api/v1/assets/:dna', { config: SIGNED_IN, schema: { params: dnaParam } }, async (request) => {
     const m = await memberOf(request);
     return { data: assetDto(await visibleOr404(m, request.params.dna)) };
   });
 
   /** The proof certificate PDF, once generated (before: §8 proof_record_not_found). */
-  app.get<{ Params: { dna: string } }>('/api/v1/assets/:dna/proof', { schema: { params: dnaParam } }, async (request, reply) => {
+  app.get<{ Params: { dna: string } }>('/api/v1/assets/:dna/proof', { config: SIGNED_IN, schema: { params: dnaParam } }, async (request, reply) => {
     const m = await memberOf(request);
     const asset = await visibleOr404(m, request.params.dna);
     const proof = await db.selectFrom('proofs').select(['status', 'pdf']).where('dna', '=', asset.dna).executeTakeFirstOrThrow();
     if (!isProofStatusGenerated(proof.status) || !proof.pdf) fail('proof_record_not_found', 'asset_id');
     return reply
       .header('content-type', 'application/pdf')
-      .header('content-disposition', `attachment; filename="provena-proof-${asset.dna}.pdf"`)
+      .header('content-disposition', contentDisposition(`provena-proof-${asset.dna}.pdf`))
       .header('cache-control', 'private, no-store')
       .send(Buffer.from(proof.pdf));
   });

@@ -28,7 +28,7 @@ import {
   transferCredits,
   type MovementFilter,
 } from '../../services/credits.ts';
-import { body, idParam, pageOf, paging } from '../schemas.ts';
+import { body, idParam, pageOf, paging, SIGNED_IN } from '../schemas.ts';
 import type { Paged } from '../../../core/api-types.ts';
 
 const time = { type: 'integer', minimum: 0, maximum: 8_640_000_000_000_000 } as const;
@@ -67,7 +67,7 @@ export default async function creditRoutes(app: FastifyInstance) {
   /** GET /credits/movements: the usage history, newest first; kind (repeatable), from/to (ms), member (user_id) or account. */
   app.get<{ Querystring: { kind?: CreditKind[]; from?: number; to?: number; user_id?: number; account?: 'pool' | 'member'; page?: number; page_size?: number } }>(
     '/api/v1/credits/movements',
-    {
+    { config: SIGNED_IN,
       schema: {
         querystring: {
           type: 'object',
@@ -99,7 +99,7 @@ export default async function creditRoutes(app: FastifyInstance) {
   /** GET /credits/members: the members of the enterprise with their balances (for member top-up). */
   app.get<{ Querystring: { keyword?: string; page?: number; page_size?: number } }>(
     '/api/v1/credits/members',
-    { schema: { querystring: { type: 'object', properties: { ...paging, keyword: { type: 'string', maxLength: 60 } } } } },
+    { config: SIGNED_IN, schema: { querystring: { type: 'object', properties: { ...paging, keyword: { type: 'string', maxLength: 60 } } } } },
     async (request) => {
       const m = await app.requireMember(request, 'viewer');
       const { page, size } = pageOf(request.query, config.tablePageSize);
@@ -138,7 +138,7 @@ export default async function creditRoutes(app: FastifyInstance) {
   /** POST /credits/allocations: an administrator allocates pool credits to a member, or takes them back. */
   app.post<{ Body: { employee_id: number; amount: unknown; direction?: AllocationDirection } }>(
     '/api/v1/credits/allocations',
-    { schema: { body: body({ employee_id: { type: 'integer', minimum: 1 }, amount, direction: { type: 'string', enum: ['allocate', 'reclaim'] } }, ['employee_id', 'amount']) } },
+    { config: SIGNED_IN, schema: { body: body({ employee_id: { type: 'integer', minimum: 1 }, amount, direction: { type: 'string', enum: ['allocate', 'reclaim'] } }, ['employee_id', 'amount']) } },
     async (request) => {
       const m = await app.requireMember(request, 'admin');
       const value = checkAmount(request.body.amount);
@@ -157,7 +157,7 @@ export default async function creditRoutes(app: FastifyInstance) {
 
   app.get<{ Querystring: { status?: number; page?: number; page_size?: number } }>(
     '/api/v1/credits/orders',
-    { schema: { querystring: { type: 'object', properties: { ...paging, status: { type: 'integer', minimum: 1, maximum: 4 } } } } },
+    { config: SIGNED_IN, schema: { querystring: { type: 'object', properties: { ...paging, status: { type: 'integer', minimum: 1, maximum: 4 } } } } },
     async (request) => {
       const m = await app.requireMember(request, 'viewer');
       return { data: await listOrders(db, m.enterprise.id, { status: request.query.status, ...pageOf(request.query, config.tablePageSize) }) };
@@ -167,7 +167,7 @@ export default async function creditRoutes(app: FastifyInstance) {
   /** POST /credits/orders: a pending top-up of the pool, paid through the payment provider (what to quote in `payment`). */
   app.post<{ Body: { amount: unknown; note?: string } }>(
     '/api/v1/credits/orders',
-    { schema: { body: body({ amount, note: { type: 'string', maxLength: 2000 } }, ['amount']) } },
+    { config: SIGNED_IN, schema: { body: body({ amount, note: { type: 'string', maxLength: 2000 } }, ['amount']) } },
     async (request) => {
       const m = await app.requireMember(request, 'admin');
       const value = checkAmount(request.body.amount);
@@ -181,7 +181,7 @@ export default async function creditRoutes(app: FastifyInstance) {
   /** PUT /credits/orders/:orderId { status: 4 }: an administrator cancels a pending order. */
   app.put<{ Params: { orderId: number }; Body: { status: number } }>(
     '/api/v1/credits/orders/:orderId',
-    { schema: { params: idParam('orderId'), body: body({ status: { type: 'integer', enum: [ORDER_STATUS.cancelled] } }, ['status']) } },
+    { config: SIGNED_IN, schema: { params: idParam('orderId'), body: body({ status: { type: 'integer', enum: [ORDER_STATUS.cancelled] } }, ['status']) } },
     async (request) => {
       const m = await app.requireMember(request, 'admin');
       await cancelOrder(db, { enterpriseId: m.enterprise.id, orderId: request.params.orderId, userId: m.user.id });

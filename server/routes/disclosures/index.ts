@@ -33,7 +33,7 @@ import {
   type DisclosureRow,
 } from '../../services/disclosures.ts';
 import type { MemberContext } from '../../plugins/enterprises.ts';
-import { body, code } from '../schemas.ts';
+import { body, code, pageNumber, SIGNED_IN } from '../schemas.ts';
 
 const idParam = { type: 'object', properties: { id: { type: 'string', maxLength: 40 } }, required: ['id'] } as const;
 const COOKIE_PATH = '/api/v2/disclosures';
@@ -118,7 +118,7 @@ export default async function disclosureRoutes(app: FastifyInstance) {
 
   app.post<{ Body: CreateBody }>(
     '/api/v2/disclosures',
-    {
+    { config: SIGNED_IN,
       schema: {
         body: body(
           {
@@ -209,7 +209,7 @@ export default async function disclosureRoutes(app: FastifyInstance) {
 
   app.get<{ Querystring: { page?: number; page_size?: number } }>(
     '/api/v2/disclosures/records',
-    { schema: { querystring: { type: 'object', properties: { page: { type: 'integer', minimum: 1 }, page_size: { type: 'integer', minimum: 1, maximum: 100 } } } } },
+    { config: SIGNED_IN, schema: { querystring: { type: 'object', properties: { page: pageNumber, page_size: { type: 'integer', minimum: 1, maximum: 100 } } } } },
     async (request) => {
       const ctx = await app.requireMember(request, 'member');
       const size = request.query.page_size ?? 20;
@@ -227,7 +227,7 @@ export default async function disclosureRoutes(app: FastifyInstance) {
     },
   );
 
-  app.put<{ Params: { id: string } }>('/api/v2/disclosures/records/:id/revoke', { schema: { params: idParam } }, async (request) => {
+  app.put<{ Params: { id: string } }>('/api/v2/disclosures/records/:id/revoke', { config: SIGNED_IN, schema: { params: idParam } }, async (request) => {
     const ctx = await app.requireMember(request, 'member');
     const row = await findOr404(request, request.params.id);
     if (!isSenderSide(ctx, row)) throw new ApiError('not_found', 'disclosure_id', 404);

@@ -44,9 +44,10 @@ import {
   revokeCertificates,
   writeKeyLog,
 } from '../../services/enterprise-keys.ts';
-import { body, idParam, text } from '../schemas.ts';
+import { body, idParam, pageNumber, text, SIGNED_IN } from '../schemas.ts';
+import { contentDisposition } from '../../content-disposition.ts';
 
-const paging = { page: { type: 'integer', minimum: 1, default: 1 }, page_size: { type: 'integer', minimum: 1, maximum: 100, default: 10 } } as const;
+const paging = { page: { ...pageNumber, default: 1 }, page_size: { type: 'integer', minimum: 1, maximum: 100, default: 10 } } as const;
 /** Encrypted P-256 PKCS#8 PEMs are about 400 characters; requests about 600. */
 const PEM_MAX = 4096;
 const PURGE_EVERY_MS = 60 * 60 * 1000;
@@ -145,7 +146,7 @@ export default async function enterpriseKeyRoutes(app: FastifyInstance) {
   // The key ceremony's deposit: encrypted PEM + CSR + the deposit proof → certificate, ledger entry, status 1.
   app.post<{ Body: { encrypted_private_key: string; csr: string; deposit_signature: string } }>(
     '/api/v1/enterprises/keys',
-    { schema: { body: body({ encrypted_private_key: text(PEM_MAX), csr: text(PEM_MAX), deposit_signature: text(200) }, ['encrypted_private_key', 'csr', 'deposit_signature']) } },
+    { config: SIGNED_IN, schema: { body: body({ encrypted_private_key: text(PEM_MAX), csr: text(PEM_MAX), deposit_signature: text(200) }, ['encrypted_private_key', 'csr', 'deposit_signature']) } },
     async (request) => {
       const ctx = await app.requireMember(request, 'superAdmin');
       const { enterprise, user } = ctx;
@@ -231,7 +232,7 @@ export default async function enterpriseKeyRoutes(app: FastifyInstance) {
   // The enterprise's certificates, newest first (every member: certificates are public by nature).
   app.get<{ Querystring: { page: number; page_size: number } }>(
     '/api/v1/enterprises/certificates',
-    { schema: { querystring: { type: 'object', properties: paging, additionalProperties: false } } },
+    { config: SIGNED_IN, schema: { querystring: { type: 'object', properties: paging, additionalProperties: false } } },
     async (request) => {
       const { enterprise } = await app.requireMember(request, 'member');
       const { page, page_size: pageSize } = request.query;
@@ -243,7 +244,7 @@ export default async function enterpriseKeyRoutes(app: FastifyInstance) {
     },
   );
 
-  app.get<{ Params: { id: number } }>('/api/v1/enterprises/certificates/:id', { schema: { params: idParam('id') } }, async (request) => {
+  app.get<{ Params: { id: number } }>('/api/v1/enterprises/certificates/:id', { config: SIGNED_IN, schema: { params: idParam('id') } }, async (request) => {
     const { enterprise } = await app.requireMember(request, 'member');
     const row = await db.selectFrom('enterprise_certificates').selectAll().where('id', '=', request.params.id).where('enterprise_id', '=', enterprise.id).executeTakeFirst();
     if (!row) fail('not_found', 'certificate_id');
@@ -268,7 +269,7 @@ export default async function enterpriseKeyRoutes(app: FastifyInstance) {
    */
   app.post<{ Body: { file_hash: string; file_name?: string; file_size?: number } }>(
     '/api/v1/enterprises/keys/usages',
-    { schema: { body: body({ file_hash: text(100), file_name: text(255), file_size: { type: 'integer', minimum: 0, maximum: Number.MAX_SAFE_INTEGER } }, ['file_hash']) } },
+    { config: SIGNED_IN, schema: { body: body({ file_hash: text(100), file_name: text(255), file_size: { type: 'integer', minimum: 0, maximum: Number.MAX_SAFE_INTEGER } }, ['file_hash']) } },
     async (request) => {
       const ctx = await app.requireMember(request, 'admin');
       const identity = parseFileIdentity(request.body.file_hash.trim().toLowerCase());
@@ -297,7 +298,7 @@ export default async function enterpriseKeyRoutes(app: FastifyInstance) {
   // The signature made with a fetched key: checked against the certificate and the file hash, then logged.
   app.put<{ Params: { id: number }; Body: { signature: string } }>(
     '/api/v1/enterprises/keys/usages/:id',
-    { schema: { params: idParam('id'), body: body({ signature: text(200) }, ['signature']) } },
+    { config: SIGNED_IN, schema: { params: idParam('id'), body: body({ signature: text(200) }, ['signature']) } },
     async (request) => {
       const ctx = await app.requireMember(request, 'admin');
       const usage = await db.selectFrom('enterprise_key_log').selectAll().where('id', '=', request.params.id).where('enterprise_id', '=', ctx.enterprise.id).executeTakeFirst();
@@ -333,7 +334,7 @@ export default async function enterpriseKeyRoutes(app: FastifyInstance) {
   // The key usage history and audit trail, newest first (administrators and the confidentiality officer).
   app.get<{ Querystring: { page: number; page_size: number } }>(
     '/api/v1/enterprises/keys/log',
-    { schema: { querystring: { type: 'object', properties: paging, additionalProperties: false } } },
+    { config: SIGNED_IN, schema: { querystring: { type: 'object', properties: paging, additionalProperties: false } } },
     async (request) => {
       const { enterprise } = await app.requireMember(request, 'viewer');
       const { page, page_size: pageSize } = request.query;
@@ -371,7 +372,7 @@ export default async function enterpriseKeyRoutes(app: FastifyInstance) {
    */
   app.put<{ Body: { private_key_status: number; reason?: string; confirm_name?: string; revocation_reason?: number } }>(
     '/api/v1/enterprises',
-    {
+    { config: SIGNED_IN,
       schema: {
         body: body(
           {
@@ -530,6 +531,6 @@ export default async function enterpriseKeyRoutes(app: FastifyInstance) {
   // RFC 5280 CRL of the issuing CA (DER, application/pkix-crl), the address enterprise certificates name.
   app.get('/api/v1/pki/crl', async (_request, reply) => {
     const crl = await currentCrl(db);
-    return reply.header('content-type', 'application/pkix-crl').header('cache-control', 'public, max-age=300').header('content-disposition', 'inline; filename="provena-enterprise-ca.crl"').send(Buffer.from(crl));
+    return reply.header('content-type', 'application/pkix-crl').header('cache-control', 'public, max-age=300').header('content-disposition', contentDisposition('provena-enterprise-ca.crl', 'inline')).send(Buffer.from(crl));
   });
 }

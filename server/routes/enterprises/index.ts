@@ -21,8 +21,9 @@ import { hashPassword } from '../../services/passwords.ts';
 import { companyState, insertEnterprise, isLockedOut, recordMemberEvent, uniqueInvitationCode, type LicenceInput } from '../../services/enterprises.ts';
 import { findUserByPhone, pickIconColor, toUserDto, type UserRow } from '../../services/users.ts';
 import { ownsFile } from '../files/index.ts';
-import { body, envelope, text, userDto } from '../schemas.ts';
+import { body, envelope, pageNumber, text, userDto, SIGNED_IN } from '../schemas.ts';
 import { applicationFormPdf } from './application-form.ts';
+import { contentDisposition } from '../../content-disposition.ts';
 
 const fileId = { type: 'string', maxLength: 90 } as const;
 const licenceFields = { name: text(200), license: text(40), legal_person: text(60), license_image_id: fileId };
@@ -81,7 +82,7 @@ export default async function enterpriseRoutes(app: FastifyInstance) {
   // §7 v1 POST /users/ocr/identity-card (image_id, side): front gives card_no and name; back gives the validity period.
   app.post<{ Body: { image_id: string; side: 'front' | 'back' } }>(
     '/api/v1/users/ocr/identity-card',
-    { schema: { body: body({ image_id: fileId, side: { type: 'string', enum: ['front', 'back'] } }, ['image_id', 'side']) } },
+    { config: SIGNED_IN, schema: { body: body({ image_id: fileId, side: { type: 'string', enum: ['front', 'back'] } }, ['image_id', 'side']) } },
     async (request) => {
       const user = await app.requireUser(request);
       const imageId = request.body.image_id.trim();
@@ -98,7 +99,7 @@ export default async function enterpriseRoutes(app: FastifyInstance) {
   // §7 v2 POST /users/verified-token: real-name authentication (card_no + name; with realAuthNeedOCR also the ID photos).
   app.post<{ Body: { card_no: string; name: string; front_image_id?: string; back_image_id?: string } }>(
     '/api/v2/users/verified-token',
-    { schema: { body: body({ card_no: text(32), name: text(60), front_image_id: fileId, back_image_id: fileId }, ['card_no', 'name']), response: envelope(userDto) } },
+    { config: SIGNED_IN, schema: { body: body({ card_no: text(32), name: text(60), front_image_id: fileId, back_image_id: fileId }, ['card_no', 'name']), response: envelope(userDto) } },
     async (request) => {
       const user = await app.requireUser(request);
       const cardNo = normalizeCardNo(request.body.card_no);
@@ -158,7 +159,7 @@ export default async function enterpriseRoutes(app: FastifyInstance) {
   // §7 v1 PUT /users/switch-enterprise: the displayed company; locked ones cannot be chosen.
   app.put<{ Body: { enterprise_id: number } }>(
     '/api/v1/users/switch-enterprise',
-    { schema: { body: body({ enterprise_id: { type: 'integer', minimum: 1 } }, ['enterprise_id']) } },
+    { config: SIGNED_IN, schema: { body: body({ enterprise_id: { type: 'integer', minimum: 1 } }, ['enterprise_id']) } },
     async (request) => {
       const user = await app.requireUser(request);
       const membership = await db.selectFrom('employees').select(['status']).where('user_id', '=', user.id).where('enterprise_id', '=', request.body.enterprise_id).executeTakeFirst();
@@ -184,7 +185,7 @@ export default async function enterpriseRoutes(app: FastifyInstance) {
   }
 
   // §7 v1 POST /enterprises/employees (name): join by company name.
-  app.post<{ Body: { name: string } }>('/api/v1/enterprises/employees', { schema: { body: body({ name: text(200) }, ['name']) } }, async (request) => {
+  app.post<{ Body: { name: string } }>('/api/v1/enterprises/employees', { config: SIGNED_IN, schema: { body: body({ name: text(200) }, ['name']) } }, async (request) => {
     const user = await app.requireUser(request);
     const name = request.body.name.trim();
     if (!name) fail('required', 'name');
@@ -197,7 +198,7 @@ export default async function enterpriseRoutes(app: FastifyInstance) {
   // §7 v2 POST /enterprises/employees (invitation_code): join by 8-character invitation code.
   app.post<{ Body: { invitation_code: string } }>(
     '/api/v2/enterprises/employees',
-    { schema: { body: body({ invitation_code: text(32) }, ['invitation_code']) } },
+    { config: SIGNED_IN, schema: { body: body({ invitation_code: text(32) }, ['invitation_code']) } },
     async (request) => {
       const user = await app.requireUser(request);
       const code = request.body.invitation_code.trim().toUpperCase();
@@ -218,7 +219,7 @@ export default async function enterpriseRoutes(app: FastifyInstance) {
   // §7 v2 PUT /users/invitation/{id} (status): 2 accept, 3 refuse.
   app.put<{ Params: { id: number }; Body: { status: number } }>(
     '/api/v2/users/invitation/:id',
-    {
+    { config: SIGNED_IN,
       schema: {
         params: { type: 'object', properties: { id: { type: 'integer' } }, required: ['id'] },
         body: body({ status: { type: 'integer', enum: [INVITATION_STATUS.accepted, INVITATION_STATUS.refused] } }, ['status']),
@@ -249,14 +250,14 @@ export default async function enterpriseRoutes(app: FastifyInstance) {
   // §7 v1 GET /enterprises/employees: members with search and paging (§6: administrators and the confidentiality officer).
   app.get<{ Querystring: { keyword?: string; status?: number; page?: number; page_size?: number } }>(
     '/api/v1/enterprises/employees',
-    {
+    { config: SIGNED_IN,
       schema: {
         querystring: {
           type: 'object',
           properties: {
             keyword: text(60),
             status: { type: 'integer', minimum: 1, maximum: 4 },
-            page: { type: 'integer', minimum: 1, default: 1 },
+            page: { ...pageNumber, default: 1 },
             page_size: { type: 'integer', minimum: 1, maximum: 100, default: 10 },
           },
         },
@@ -306,7 +307,7 @@ export default async function enterpriseRoutes(app: FastifyInstance) {
   // §7 v1 PUT /enterprises/employees (employee_id, status): approve 2→1, decline 2→3, freeze 1→4, unfreeze 4→1.
   app.put<{ Body: { employee_id: number; status: number } }>(
     '/api/v1/enterprises/employees',
-    { schema: { body: body({ employee_id: { type: 'integer' }, status: { type: 'integer', enum: [1, 3, 4] } }, ['employee_id', 'status']) } },
+    { config: SIGNED_IN, schema: { body: body({ employee_id: { type: 'integer' }, status: { type: 'integer', enum: [1, 3, 4] } }, ['employee_id', 'status']) } },
     async (request) => {
       const ctx = await app.requireMember(request, 'admin');
       const target = await targetEmployee(ctx, request.body.employee_id);
@@ -330,7 +331,7 @@ export default async function enterpriseRoutes(app: FastifyInstance) {
   // §7 v2 PUT /users/members/{id} (role): change a member's role; only a super administrator grants role 1.
   app.put<{ Params: { id: number }; Body: { role: number } }>(
     '/api/v2/users/members/:id',
-    {
+    { config: SIGNED_IN,
       schema: {
         params: { type: 'object', properties: { id: { type: 'integer' } }, required: ['id'] },
         body: body({ role: { type: 'integer', enum: [...ROLE_VALUES] } }, ['role']),
@@ -422,7 +423,7 @@ export default async function enterpriseRoutes(app: FastifyInstance) {
   // §7 v2 POST /users/members (name, password, role, phone): add one member (§9: the browser waits 10 s).
   app.post<{ Body: { name: string; password?: string; role?: number; phone: string } }>(
     '/api/v2/users/members',
-    { schema: { body: body(memberFields, ['name', 'phone']) } },
+    { config: SIGNED_IN, schema: { body: body(memberFields, ['name', 'phone']) } },
     async (request) => {
       if (!config.allowAddMember) forbidden();
       const ctx = await app.requireMember(request, 'admin');
@@ -433,7 +434,7 @@ export default async function enterpriseRoutes(app: FastifyInstance) {
   // §7 v2 POST /users/invitation/members (members): add in bulk, one result per row.
   app.post<{ Body: { members: Array<{ name: string; password?: string; role?: number; phone: string }> } }>(
     '/api/v2/users/invitation/members',
-    {
+    { config: SIGNED_IN,
       schema: {
         body: body({ members: { type: 'array', minItems: 1, maxItems: ADD_MEMBER_BATCH_MAX, items: { type: 'object', properties: memberFields, additionalProperties: false } } }, ['members']),
       },
@@ -473,7 +474,7 @@ export default async function enterpriseRoutes(app: FastifyInstance) {
   // §7 v1 GET /enterprises/employees/names?user_ids=: names of members of the displayed company (others are left out).
   app.get<{ Querystring: { user_ids?: number | number[] } }>(
     '/api/v1/enterprises/employees/names',
-    { schema: { querystring: { type: 'object', properties: { user_ids: { anyOf: [{ type: 'integer', minimum: 1 }, { type: 'array', maxItems: 200, items: { type: 'integer', minimum: 1 } }] } }, required: ['user_ids'], additionalProperties: false } } },
+    { config: SIGNED_IN, schema: { querystring: { type: 'object', properties: { user_ids: { anyOf: [{ type: 'integer', minimum: 1 }, { type: 'array', maxItems: 200, items: { type: 'integer', minimum: 1 } }] } }, required: ['user_ids'], additionalProperties: false } } },
     async (request) => {
       const { enterprise } = await app.requireMember(request, 'member');
       const raw = request.query.user_ids;
@@ -494,7 +495,7 @@ export default async function enterpriseRoutes(app: FastifyInstance) {
   // §7 v1 GET /enterprises/employees/files?page_id&page_size: the enterprise's application files (licence, form, certificate), newest first.
   app.get<{ Querystring: { page_id?: number; page_size?: number } }>(
     '/api/v1/enterprises/employees/files',
-    { schema: { querystring: { type: 'object', properties: { page_id: { type: 'integer', minimum: 1 }, page_size: { type: 'integer', minimum: 1, maximum: 100 } }, additionalProperties: false } } },
+    { config: SIGNED_IN, schema: { querystring: { type: 'object', properties: { page_id: pageNumber, page_size: { type: 'integer', minimum: 1, maximum: 100 } }, additionalProperties: false } } },
     async (request) => {
       const { enterprise } = await app.requireMember(request, 'viewer');
       const page = request.query.page_id ?? 1;
@@ -557,7 +558,7 @@ export default async function enterpriseRoutes(app: FastifyInstance) {
   });
 
   // §7 v1 POST /enterprises/ocr/license (image_id): name, licence number, legal representative.
-  app.post<{ Body: { image_id: string } }>('/api/v1/enterprises/ocr/license', { schema: { body: body({ image_id: fileId }, ['image_id']) } }, async (request) => {
+  app.post<{ Body: { image_id: string } }>('/api/v1/enterprises/ocr/license', { config: SIGNED_IN, schema: { body: body({ image_id: fileId }, ['image_id']) } }, async (request) => {
     const user = await app.requireUser(request);
     const imageId = request.body.image_id.trim();
     if (!(await ownsFile(db, user.id, imageId))) fail('license_record_not_found', 'image_id');
@@ -570,7 +571,7 @@ export default async function enterpriseRoutes(app: FastifyInstance) {
   // §7 v1 POST /enterprises/legal-person: channel 1, the legal person confirms with an SMS code.
   app.post<{ Body: LicenceBody & { phonenumber?: string; validation_code: string } }>(
     '/api/v1/enterprises/legal-person',
-    { schema: { body: body({ ...licenceFields, phonenumber: text(32), validation_code: text(16) }, ['name', 'license', 'legal_person', 'license_image_id', 'validation_code']) } },
+    { config: SIGNED_IN, schema: { body: body({ ...licenceFields, phonenumber: text(32), validation_code: text(16) }, ['name', 'license', 'legal_person', 'license_image_id', 'validation_code']) } },
     async (request) => {
       const user = await app.requireUser(request);
       await checkCanJoin(user, 'name');
@@ -592,11 +593,11 @@ export default async function enterpriseRoutes(app: FastifyInstance) {
   // The channel-2 application form to print, fill, sign, stamp and upload.
   app.get<{ Querystring: { name?: string; license?: string } }>(
     '/api/v1/enterprises/application-form',
-    { schema: { querystring: { type: 'object', properties: { name: text(200), license: text(40) } } } },
+    { config: SIGNED_IN, schema: { querystring: { type: 'object', properties: { name: text(200), license: text(40) } } } },
     async (request, reply) => {
       const user = await app.requireUser(request);
       const pdf = await applicationFormPdf({ enterpriseName: request.query.name ?? '', license: request.query.license ?? '', applicant: user.real_name || user.name, phone: user.phonenumber });
-      return reply.header('content-type', 'application/pdf').header('content-disposition', 'attachment; filename="application-form.pdf"').send(Buffer.from(pdf));
+      return reply.header('content-type', 'application/pdf').header('content-disposition', contentDisposition('application-form.pdf')).send(Buffer.from(pdf));
     },
   );
 
@@ -611,7 +612,7 @@ export default async function enterpriseRoutes(app: FastifyInstance) {
   type AgentBody = LicenceBody & { apply_book_id: string; organization_code_certificate_id?: string | null };
 
   // §7 v1 POST /enterprises/agent: channel 2, the signed application form goes to operator review.
-  app.post<{ Body: AgentBody }>('/api/v1/enterprises/agent', { schema: agentSchema }, async (request) => {
+  app.post<{ Body: AgentBody }>('/api/v1/enterprises/agent', { config: SIGNED_IN, schema: agentSchema }, async (request) => {
     const user = await app.requireUser(request);
     await checkCanJoin(user, 'name');
     const licence = await checkLicence(user, request.body);
@@ -630,7 +631,7 @@ export default async function enterpriseRoutes(app: FastifyInstance) {
   });
 
   // §7 v2 PUT /enterprises/agent: recommit a rejected application with new files.
-  app.put<{ Body: AgentBody }>('/api/v2/enterprises/agent', { schema: agentSchema }, async (request) => {
+  app.put<{ Body: AgentBody }>('/api/v2/enterprises/agent', { config: SIGNED_IN, schema: agentSchema }, async (request) => {
     const user = await app.requireUser(request);
     const last = await db.selectFrom('enterprise_applications').select(['id', 'status']).where('user_id', '=', user.id).orderBy('id', 'desc').executeTakeFirst();
     if (!last || last.status !== APPLICATION_STATUS.rejected) fail('invalid_param', 'apply_book_id');

@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { fail } from '../../errors.ts';
 import type { BlockRow } from '../../ledger/ledger.ts';
+import { pageNumber } from '../schemas.ts';
 
 type AnchorRow = { chain_id: number; tx_hash: string; block_number: number };
 
@@ -46,7 +47,7 @@ export default async function explorerRoutes(app: FastifyInstance) {
     {
       schema: {
         params: { type: 'object', properties: { height: { type: 'integer', minimum: 1 } }, required: ['height'] },
-        querystring: { type: 'object', properties: { page: { type: 'integer', minimum: 1 }, page_size: { type: 'integer', minimum: 1, maximum: 200 } } },
+        querystring: { type: 'object', properties: { page: pageNumber, page_size: { type: 'integer', minimum: 1, maximum: 200 } } },
       },
     },
     async (request) => {

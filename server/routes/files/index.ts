@@ -4,8 +4,8 @@ import multipart from '@fastify/multipart';
 import { IMAGE_MAX_BYTES } from '../../../core/constants.ts';
 import { extensionMatches, sniffFileType } from '../../../core/enterprise.ts';
 import { parseFileIdentity } from '../../../core/file-identity.ts';
-import { fail } from '../../errors.ts';
-import { body, envelope } from '../schemas.ts';
+import { fail, rethrowMultipart } from '../../errors.ts';
+import { body, envelope, SIGNED_IN } from '../schemas.ts';
 
 const ACCEPTED_EXTENSIONS = new Set(['jpg', 'jpeg', 'png', 'bmp', 'gif', 'pdf']);
 const UPLOAD_URL = '/api/v1/files';
@@ -24,7 +24,7 @@ export default async function fileRoutes(app: FastifyInstance) {
   // §7 v1 POST /files/upload-request (uuid): where and how to upload the file of this identity.
   app.post<{ Body: { uuid: string } }>(
     '/api/v1/files/upload-request',
-    {
+    { config: SIGNED_IN,
       schema: {
         body: body({ uuid: { type: 'string', maxLength: 90 } }, ['uuid']),
         response: envelope({ type: 'object', properties: { url: { type: 'string' }, body_params: { type: 'object', additionalProperties: { type: 'string' } }, exists: { type: 'boolean' } } }),
@@ -43,14 +43,15 @@ export default async function fileRoutes(app: FastifyInstance) {
   app.post('/api/v1/files', async (request) => {
     const user = await app.requireUser(request);
     if (!request.isMultipart()) fail('invalid_param', 'file');
-    const part = await request.file();
-    if (!part) fail('required', 'file');
+    let part: Awaited<ReturnType<typeof request.file>>;
     let bytes: Buffer;
     try {
+      part = await request.file();
+      if (!part) fail('required', 'file');
       bytes = await part.toBuffer();
     } catch (error) {
       if (error instanceof app.multipartErrors.RequestFileTooLargeError) fail('file_too_large', 'file');
-      throw error;
+      rethrowMultipart(error, 'file');
     }
     const uuidField = part.fields.uuid;
     const uuid = uuidField && 'value' in uuidField ? String(uuidField.value).trim() : '';

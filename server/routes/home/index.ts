@@ -2,6 +2,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { HOME_FEED_DEFAULT_LIMIT, HOME_FEED_MAX_LIMIT, type HomeActivityDto, type HomeSummaryDto } from '../../../core/home.ts';
 import { fail } from '../../errors.ts';
 import { homeActivity, homeCounters, homeViewer, isVaultOpen, parseCursor, type HomeViewer } from '../../services/home.ts';
+import { SIGNED_IN } from '../schemas.ts';
 
 /**
  * The dashboard home (issue 6): GET /api/v1/home/summary (counters) and GET
@@ -38,7 +39,7 @@ export default async function homeRoutes(app: FastifyInstance) {
 
   app.get<{ Querystring: { cursor?: string; limit?: number } }>(
     '/api/v1/home/activity',
-    {
+    { config: SIGNED_IN,
       schema: {
         querystring: {
           type: 'object',

@@ -6,7 +6,7 @@ import { fail } from '../../errors.ts';
 import { DNA_PATTERN } from '../../../core/ledger/record.ts';
 import { normalizeDigest } from '../../../core/ledger/package.ts';
 import { isProofGenerated } from '../../proofs/jobs.ts';
-import { body } from '../schemas.ts';
+import { body, pageNumber, SIGNED_IN } from '../schemas.ts';
 import { ANCHOR_TIME_TOLERANCE_MS, CHECKPOINT_ANCHOR_TAG, CHECKPOINT_ANCHOR_TAG_HEX } from '../../../core/ledger/anchor-check.ts';
 import { classifySearchInput, SEARCH_KEYWORD_MAX } from '../../../core/search.ts';
 
@@ -28,7 +28,7 @@ export default async function ledgerRoutes(app: FastifyInstance) {
 
   app.get<{ Querystring: { page?: number; page_size?: number } }>(
     '/api/v1/ledger/entries',
-    { schema: { querystring: { type: 'object', properties: { page: { type: 'integer', minimum: 1 }, page_size: { type: 'integer', minimum: 1, maximum: 100 } } } } },
+    { config: SIGNED_IN, schema: { querystring: { type: 'object', properties: { page: pageNumber, page_size: { type: 'integer', minimum: 1, maximum: 100 } } } } },
     async (request) => {
       const session = await app.requireSession(request);
       const size = request.query.page_size ?? 20;
@@ -45,7 +45,7 @@ export default async function ledgerRoutes(app: FastifyInstance) {
     },
   );
 
-  app.get<{ Params: { dna: string } }>('/api/v1/ledger/entries/:dna/proof', { schema: { params: dnaParam } }, async (request) => {
+  app.get<{ Params: { dna: string } }>('/api/v1/ledger/entries/:dna/proof', { config: SIGNED_IN, schema: { params: dnaParam } }, async (request) => {
     const session = await app.requireSession(request);
     const entry = await ownEntry(session.user_id, request.params.dna);
     const proof = await app.db.selectFrom('proofs').select(['status', 'issued_at', 'expires_at', 'error']).where('dna', '=', entry.dna).executeTakeFirstOrThrow();
@@ -63,7 +63,7 @@ export default async function ledgerRoutes(app: FastifyInstance) {
 
   app.post<{ Params: { dna: string }; Body: { valid_seconds?: number } }>(
     '/api/v1/ledger/entries/:dna/proof',
-    { schema: { params: dnaParam, body: body({ valid_seconds: { type: 'integer', minimum: 1, maximum: 3650 * 86400 } }, []) } },
+    { config: SIGNED_IN, schema: { params: dnaParam, body: body({ valid_seconds: { type: 'integer', minimum: 1, maximum: 3650 * 86400 } }, []) } },
     async (request) => {
       const session = await app.requireSession(request);
       const entry = await ownEntry(session.user_id, request.params.dna);

@@ -5,7 +5,7 @@ import { parseFileIdentity } from '../../../core/file-identity.ts';
 import { fail } from '../../errors.ts';
 import { HashMismatchError, objectKeyOf } from '../../storage/file-store.ts';
 import { disclosableFiles, isRegisteredInEnterprise } from '../../services/stored-files.ts';
-import { envelope } from '../schemas.ts';
+import { envelope, SIGNED_IN } from '../schemas.ts';
 
 export const UPLOADS_PATH = '/api/v1/storage/uploads';
 /** Largest file one upload may carry. */
@@ -113,7 +113,7 @@ export default async function storageRoutes(app: FastifyInstance) {
   // Whether a file is stored for the caller's enterprise (the "Store the file" action's state).
   app.get<{ Params: { hash: string } }>(
     '/api/v1/storage/files/:hash',
-    {
+    { config: SIGNED_IN,
       schema: {
         params: { type: 'object', properties: { hash: { type: 'string', maxLength: 90 } }, required: ['hash'] },
         response: envelope({ type: 'object', properties: { hash: { type: 'string' }, is_stored: { type: 'boolean' }, is_registered: { type: 'boolean' }, size: { type: ['integer', 'null'] }, name: { type: ['string', 'null'] } } }),

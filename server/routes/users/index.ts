@@ -29,7 +29,7 @@ import { hit } from '../../services/rate-limit.ts';
 import { lockedUntil, recordFailure, recordSuccess, unlockAccount } from '../../services/lockout.ts';
 import { isLockedOut } from '../../services/enterprises.ts';
 import { findUserById, findUserByLoginId, findUserByPhone, pickIconColor, toUserDto, type UserRow } from '../../services/users.ts';
-import { body, code, envelope, name, password, phone, userDto } from '../schemas.ts';
+import { body, code, envelope, name, password, phone, userDto, SIGNED_IN } from '../schemas.ts';
 
 /** Login attempts per client address, whatever the account: slows down spraying. */
 const LOGIN_PER_ADDRESS = { limit: 30, windowMs: 10 * 60 * 1000 };
@@ -180,7 +180,7 @@ export default async function userRoutes(app: FastifyInstance) {
   });
 
   // §7 v1 GET /users: the logged-in user.
-  app.get('/api/v1/users', { schema: { response: envelope(userDto) } }, async (request) => {
+  app.get('/api/v1/users', { config: SIGNED_IN, schema: { response: envelope(userDto) } }, async (request) => {
     return { data: toUserDto(await currentUser(request)) };
   });
 
@@ -219,7 +219,7 @@ export default async function userRoutes(app: FastifyInstance) {
   // §7 v1 PUT /users/password: change password (old password; new ≥ 7, differs from the old).
   app.put<{ Body: ChangePasswordBody }>(
     '/api/v1/users/password',
-    { schema: { body: body({ old_password: password, new_password: password }, ['old_password', 'new_password']) } },
+    { config: SIGNED_IN, schema: { body: body({ old_password: password, new_password: password }, ['old_password', 'new_password']) } },
     async (request) => {
       const user = await currentUser(request);
       const { old_password: oldPassword, new_password: newPassword } = request.body;
@@ -236,7 +236,7 @@ export default async function userRoutes(app: FastifyInstance) {
   // §7 v1 PUT /users/name: change the display name.
   app.put<{ Body: ChangeNameBody }>(
     '/api/v1/users/name',
-    { schema: { body: body({ name }, ['name']), response: envelope(userDto) } },
+    { config: SIGNED_IN, schema: { body: body({ name }, ['name']), response: envelope(userDto) } },
     async (request) => {
       const user = await currentUser(request);
       if (user.tag === 2) fail('forbidden');
@@ -255,7 +255,7 @@ export default async function userRoutes(app: FastifyInstance) {
   // Update the username (§7 "update username"), only where username login is on.
   app.put<{ Body: { login_id: string } }>(
     '/api/v1/users/login-id',
-    { schema: { body: body({ login_id: { type: 'string', maxLength: 64 } }, ['login_id']), response: envelope(userDto) } },
+    { config: SIGNED_IN, schema: { body: body({ login_id: { type: 'string', maxLength: 64 } }, ['login_id']), response: envelope(userDto) } },
     async (request) => {
       if (!config.allowUserNameLogin) fail('forbidden');
       const user = await currentUser(request);
@@ -279,7 +279,7 @@ export default async function userRoutes(app: FastifyInstance) {
   // §7 v1 POST /users/authorization/old-phone-code: prove the old phone before changing it.
   app.post<{ Body: OldPhoneCodeBody }>(
     '/api/v1/users/authorization/old-phone-code',
-    { schema: { body: body({ validation_code: code }, ['validation_code']) } },
+    { config: SIGNED_IN, schema: { body: body({ validation_code: code }, ['validation_code']) } },
     async (request) => {
       const user = await currentUser(request);
       const session = request.session!;
@@ -294,7 +294,7 @@ export default async function userRoutes(app: FastifyInstance) {
   // Update phone number (§7 "two arguments"): the new number and the code sent to it.
   app.put<{ Body: ChangePhoneBody }>(
     '/api/v1/users/phone',
-    { schema: { body: body({ new_phone_number: phone, validation_code: code }, ['new_phone_number', 'validation_code']), response: envelope(userDto) } },
+    { config: SIGNED_IN, schema: { body: body({ new_phone_number: phone, validation_code: code }, ['new_phone_number', 'validation_code']), response: envelope(userDto) } },
     async (request) => {
       const user = await currentUser(request);
       const session = request.session!;

@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { SMS_TYPES } from '../../../core/constants.ts';
 import { checkPhone } from '../../../core/validation.ts';
 import { fail } from '../../errors.ts';
+import { SIGNED_IN } from '../schemas.ts';
 import { findUserById, findUserByPhone } from '../../services/users.ts';
 
 /** Types sent to a number the caller names, and whether that number must (or must not) have an account. */
@@ -47,7 +48,7 @@ export default async function validationRoutes(app: FastifyInstance) {
   // §7 v1 GET /validation/private-code (type): to the logged-in user's phone.
   app.get<{ Querystring: { type: number } }>(
     '/api/v1/validation/private-code',
-    { schema: { querystring: { type: 'object', properties: { type: { type: 'integer' } }, required: ['type'] } } },
+    { config: SIGNED_IN, schema: { querystring: { type: 'object', properties: { type: { type: 'integer' } }, required: ['type'] } } },
     async (request) => {
       const session = await app.requireSession(request);
       if (!PRIVATE_TYPES.has(request.query.type)) fail('invalid_param', 'type');

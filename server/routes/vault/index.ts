@@ -20,9 +20,10 @@ import { ApiError, fail } from '../../errors.ts';
 import { forbidden, type MemberContext } from '../../plugins/enterprises.ts';
 import { chargeRegistration } from '../../services/credits.ts';
 import { canWriteProject, seesAllVault, visibleProject, writeVaultLog, type VaultViewer } from '../../services/vault.ts';
-import { body, idParam, pageOf, paging, text } from '../schemas.ts';
+import { body, idParam, pageOf, paging, text, SIGNED_IN } from '../schemas.ts';
 import type { Paged } from '../../../core/api-types.ts';
 import { requestLocale } from '../../locale.ts';
+import { contentDisposition } from '../../content-disposition.ts';
 
 
 function rule(key: ErrorKey | null, field: string): void {
@@ -102,7 +103,7 @@ export default async function vaultRoutes(app: FastifyInstance) {
    */
   app.post<{ Body: { new_phone_number?: string; validation_code: string } }>(
     '/api/v1/vault/authorization',
-    { schema: { body: body({ new_phone_number: text(32), validation_code: text(16) }, ['validation_code']) } },
+    { config: SIGNED_IN, schema: { body: body({ new_phone_number: text(32), validation_code: text(16) }, ['validation_code']) } },
     async (request) => {
       const m = await memberOf(request);
       const phone = request.body.new_phone_number?.trim();
@@ -171,7 +172,7 @@ export default async function vaultRoutes(app: FastifyInstance) {
 
   app.get<{ Querystring: { page?: number; page_size?: number; keyword?: string } }>(
     '/api/v1/vault/projects',
-    { schema: { querystring: { type: 'object', properties: { ...paging, keyword: text(60) } } } },
+    { config: SIGNED_IN, schema: { querystring: { type: 'object', properties: { ...paging, keyword: text(60) } } } },
     async (request) => {
       const v = await requireVault(request);
       const { page, size, offset } = pageOf(request.query, config.tablePageSize);
@@ -202,7 +203,7 @@ export default async function vaultRoutes(app: FastifyInstance) {
 
   const projectBody = body({ name: text(200), description: text(2000) }, ['name']);
 
-  app.post<{ Body: { name: string; description?: string } }>('/api/v1/vault/projects', { schema: { body: projectBody } }, async (request) => {
+  app.post<{ Body: { name: string; description?: string } }>('/api/v1/vault/projects', { config: SIGNED_IN, schema: { body: projectBody } }, async (request) => {
     const v = await requireVault(request);
     const input = cleanProject(request.body);
     const enterpriseId = v.employee.enterprise_id;
@@ -228,7 +229,7 @@ export default async function vaultRoutes(app: FastifyInstance) {
     return { data: dto };
   });
 
-  app.get<{ Params: { projectId: number } }>('/api/v1/vault/projects/:projectId', { schema: { params: idParam('projectId') } }, async (request) => {
+  app.get<{ Params: { projectId: number } }>('/api/v1/vault/projects/:projectId', { config: SIGNED_IN, schema: { params: idParam('projectId') } }, async (request) => {
     const v = await requireVault(request);
     await projectOr404(v, request.params.projectId);
     const [dto] = await projectDtos(v, await projectQuery(v).select([...projectColumns]).where('p.id', '=', request.params.projectId).execute());
@@ -237,7 +238,7 @@ export default async function vaultRoutes(app: FastifyInstance) {
 
   app.put<{ Params: { projectId: number }; Body: { name: string; description?: string } }>(
     '/api/v1/vault/projects/:projectId',
-    { schema: { params: idParam('projectId'), body: projectBody } },
+    { config: SIGNED_IN, schema: { params: idParam('projectId'), body: projectBody } },
     async (request) => {
       const v = await requireVault(request);
       const project = await projectOr404(v, request.params.projectId);
@@ -320,7 +321,7 @@ export default async function vaultRoutes(app: FastifyInstance) {
    */
   app.get<{ Params: { projectId: number }; Querystring: { page?: number; page_size?: number; dip_id?: string } }>(
     '/api/v1/vault/projects/:projectId/files',
-    { schema: { params: idParam('projectId'), querystring: { type: 'object', properties: { ...paging, dip_id: text(40) } } } },
+    { config: SIGNED_IN, schema: { params: idParam('projectId'), querystring: { type: 'object', properties: { ...paging, dip_id: text(40) } } } },
     async (request) => {
       const v = await requireVault(request);
       const project = await projectOr404(v, request.params.projectId);
@@ -348,7 +349,7 @@ export default async function vaultRoutes(app: FastifyInstance) {
    */
   app.post<{ Params: { projectId: number }; Body: { name: string; file_hash: string; size?: number } }>(
     '/api/v1/vault/projects/:projectId/files',
-    {
+    { config: SIGNED_IN,
       schema: {
         params: idParam('projectId'),
         body: body({ name: text(400), file_hash: text(100), size: { type: 'integer', minimum: 0, maximum: Number.MAX_SAFE_INTEGER } }, ['name', 'file_hash']),
@@ -410,7 +411,7 @@ export default async function vaultRoutes(app: FastifyInstance) {
   );
 
   /** The proof certificate PDF of a vault file, for whoever may see the file (logged). */
-  app.get<{ Params: { fileId: number } }>('/api/v1/vault/files/:fileId/proof', { schema: { params: idParam('fileId') } }, async (request, reply) => {
+  app.get<{ Params: { fileId: number } }>('/api/v1/vault/files/:fileId/proof', { config: SIGNED_IN, schema: { params: idParam('fileId') } }, async (request, reply) => {
     const v = await requireVault(request);
     const file = await db.selectFrom('vault_files').select(['id', 'project_id', 'dna', 'name']).where('id', '=', request.params.fileId).where('enterprise_id', '=', v.employee.enterprise_id).executeTakeFirst();
     if (!file || !(await visibleProject(db, v.employee.enterprise_id, v.viewer, file.project_id))) fail('not_found', 'file_id');
@@ -419,7 +420,7 @@ export default async function vaultRoutes(app: FastifyInstance) {
     await writeVaultLog(db, { enterpriseId: v.employee.enterprise_id, projectId: file.project_id, userId: v.user.id, action: 'proof_downloaded', detail: { file_id: file.id, name: file.name, dip_id: file.dna } });
     return reply
       .header('content-type', 'application/pdf')
-      .header('content-disposition', `attachment; filename="provena-proof-${file.dna}.pdf"`)
+      .header('content-disposition', contentDisposition(`provena-proof-${file.dna}.pdf`))
       .header('cache-control', 'private, no-store')
       .send(Buffer.from(proof.pdf));
   });
@@ -432,7 +433,7 @@ export default async function vaultRoutes(app: FastifyInstance) {
    */
   app.get<{ Querystring: { project_id?: number; page?: number; page_size?: number } }>(
     '/api/v1/vault/logs',
-    { schema: { querystring: { type: 'object', properties: { ...paging, project_id: { type: 'integer', minimum: 1 } } } } },
+    { config: SIGNED_IN, schema: { querystring: { type: 'object', properties: { ...paging, project_id: { type: 'integer', minimum: 1 } } } } },
     async (request) => {
       const v = await requireVault(request);
       const { page, size, offset } = pageOf(request.query, config.tablePageSize);

@@ -1,11 +1,12 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import multipart from '@fastify/multipart';
-import { fail } from '../../errors.ts';
+import { fail, rethrowMultipart } from '../../errors.ts';
 import { DNA_PATTERN } from '../../../core/ledger/record.ts';
 import { jsonRpc } from '../../../core/ledger/anchor-check.ts';
 import { normalizeDigest, verifyCertificate, withCheck, type Check, type Verdict } from '../../../core/ledger/package.ts';
 import { extractPackageNode } from '../../proofs/extract.ts';
 import { isProofGenerated } from '../../proofs/jobs.ts';
+import { contentDisposition } from '../../content-disposition.ts';
 
 const MAX_PDF_BYTES = 20 * 1024 * 1024;
 
@@ -32,7 +33,7 @@ export default async function verifyRoutes(app: FastifyInstance) {
       if (!isProofGenerated(proof.status) || !proof.pdf) fail('proof_record_not_found', 'zkp_register_dna');
       return reply
         .header('content-type', 'application/pdf')
-        .header('content-disposition', `attachment; filename="provena-proof-${dna}.pdf"`)
+        .header('content-disposition', contentDisposition(`provena-proof-${dna}.pdf`))
         .header('cache-control', 'private, no-store')
         .send(Buffer.from(proof.pdf));
     },
@@ -60,16 +61,20 @@ export default async function verifyRoutes(app: FastifyInstance) {
     if (!request.isMultipart()) fail('no_proof_package', 'file');
     let hash: string | undefined;
     let pdf: Uint8Array | undefined;
-    for await (const part of request.parts()) {
-      if (part.type === 'file') {
-        if (part.fieldname !== 'file') {
-          part.file.resume();
-          continue;
+    try {
+      for await (const part of request.parts()) {
+        if (part.type === 'file') {
+          if (part.fieldname !== 'file') {
+            part.file.resume();
+            continue;
+          }
+          pdf = new Uint8Array(await part.toBuffer());
+        } else if (part.fieldname === 'hash') {
+          hash = String(part.value);
         }
-        pdf = new Uint8Array(await part.toBuffer());
-      } else if (part.fieldname === 'hash') {
-        hash = String(part.value);
       }
+    } catch (error) {
+      rethrowMultipart(error, 'file');
     }
     if (!hash || !normalizeDigest(hash)) fail('verify_file_not_found', 'hash');
     if (!pdf || pdf.length === 0) fail('no_proof_package', 'file');
