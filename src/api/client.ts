@@ -1,6 +1,11 @@
 import { normalizeErrorKey, type ErrorKey } from '../../core/errors.ts';
 import { parseJsonExact } from './exact-json.ts';
-import { currentLocale } from '@/i18n/i18n.ts';
+
+/** The language the app shows, as a request header (the i18n module keeps <html lang> in step with it). */
+function appLanguage(): Record<string, string> {
+  const lang = typeof document === 'undefined' ? '' : document.documentElement.lang;
+  return lang ? { 'accept-language': lang } : {};
+}
 
 /**
  * The §7 HTTP client: credentials are sent, large integers are kept exact when the
@@ -113,8 +118,8 @@ export async function request<T>(method: string, path: string, options: RequestO
     response = await fetch(url, {
       method,
       credentials: 'include',
-      // The app's language, not the browser's: certificates are written in the registrant's language.
-      headers: { accept: 'application/json', 'accept-language': currentLocale(), ...(hasBody ? { 'content-type': 'application/json' } : {}) },
+      // The app's language (its <html lang>), not the browser's list: certificates are written in the registrant's language.
+      headers: { accept: 'application/json', ...appLanguage(), ...(hasBody ? { 'content-type': 'application/json' } : {}) },
       body: hasBody ? JSON.stringify(options.body) : undefined,
       signal: options.signal,
     });

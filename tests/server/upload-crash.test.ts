@@ -11,6 +11,7 @@ import { startHarness } from './harness.ts';
 import { identityOf, ownerWithEnterprise } from './enterprise-helpers.ts';
 import { readEnv } from '../../server/env.ts';
 import { createFileStore, driverFor, loadMasterKey } from '../../server/storage/file-store.ts';
+import { creditsForAssets, registerAsset } from './credit-helpers.ts';
 
 /**
  * A resumable upload survives the server being killed (SIGKILL, no chance to clean up)
@@ -84,8 +85,9 @@ describe('resumable uploads across a crash', () => {
     const sha256 = createHash('sha256').update(bytes).digest('hex');
     const identity = identityOf(bytes, 'dat');
     const owner = await ownerWithEnterprise(h, '断点续传有限公司');
-    const reg = await h.request({ method: 'POST', url: '/api/v1/ledger/entries', cookie: owner.cookie, body: { file_hash: identity, enterprise_name: owner.company.name } });
-    expect(reg.statusCode).toBe(200);
+    // Registered the only way there is: as a digital asset of the owner's enterprise, paid.
+    await creditsForAssets(h, owner, owner, 1);
+    await registerAsset(h, owner, identity, 'upload.dat');
     await h.close();
 
     const port = await freePort();
