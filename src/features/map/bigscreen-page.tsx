@@ -1,4 +1,4 @@
-import { memo, useEffect, useMemo, useRef, useState } from 'react';
+import { memo, useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
 import { Loader } from '@mantine/core';
 import { Trans, useLingui } from '@lingui/react/macro';
 import { useConfig } from '@/config/config-atom.ts';
@@ -11,28 +11,27 @@ import classes from './map.module.css';
 const FEED_SIZE = 40;
 
 /**
- * How many rows of the feed fit its panel whole: at 1080p and at 4K the panel's height is a
- * share of the screen while a row's height is clamped, so a fixed count either leaves a gap
- * or cuts the last row in half.
+ * Shows only the rows of the feed that fit its panel whole: at 1080p and at 4K the panel's
+ * height is a share of the screen while a row's height is clamped (and varies a little with
+ * the script of a name), so a fixed count either leaves a gap or cuts the last row. Every row
+ * is laid out; those whose bottom passes the panel's are hidden, on every change and resize.
  */
-function useFittingRows(listRef: React.RefObject<HTMLDivElement | null>, itemCount: number): number {
-  const [fitting, setFitting] = useState(itemCount);
-  useEffect(() => {
+function useWholeRowsOnly(listRef: React.RefObject<HTMLDivElement | null>, items: unknown[]): void {
+  useLayoutEffect(() => {
     const list = listRef.current;
     if (!list) return;
-    const measure = () => {
-      const first = list.firstElementChild as HTMLElement | null;
-      if (!first) return setFitting(itemCount);
-      const rowHeight = first.getBoundingClientRect().height;
-      if (rowHeight <= 0) return;
-      setFitting(Math.max(1, Math.floor(list.clientHeight / rowHeight)));
+    const fit = () => {
+      const bottom = list.getBoundingClientRect().bottom;
+      for (const row of Array.from(list.children) as HTMLElement[]) row.style.visibility = '';
+      for (const row of Array.from(list.children) as HTMLElement[]) {
+        row.style.visibility = row.getBoundingClientRect().bottom > bottom + 0.5 ? 'hidden' : '';
+      }
     };
-    measure();
-    const observer = new ResizeObserver(measure);
+    fit();
+    const observer = new ResizeObserver(fit);
     observer.observe(list);
     return () => observer.disconnect();
-  }, [listRef, itemCount]);
-  return fitting;
+  }, [listRef, items]);
 }
 
 function Clock() {
@@ -64,7 +63,7 @@ export function BigscreenPage() {
   const [lit, setLit] = useState(0);
   const [focused, setFocused] = useState(-1);
   const feedListRef = useRef<HTMLDivElement>(null);
-  const fittingRows = useFittingRows(feedListRef, feed.length);
+  useWholeRowsOnly(feedListRef, feed);
 
   useEffect(() => {
     if (!metric) return;
@@ -158,7 +157,7 @@ export function BigscreenPage() {
               </div>
             ) : (
               <div className={classes.feedList} ref={feedListRef} data-testid="wall-feed-list">
-                {feed.slice(0, fittingRows).map((item) => (
+                {feed.map((item) => (
                   <div key={`${item.index}-${item.at}`} className={`${classes.feedItem} ${item.isNew ? classes.feedItemNew : ''}`}>
                     <span style={{ overflow: 'hidden', textOverflow: 'ellipsis', whiteSpace: 'nowrap' }}>{item.name}</span>
                     <span style={{ opacity: 0.7, flexShrink: 0 }}>{item.at ? new Date(item.at).toLocaleString(i18n.locale, { month: 'numeric', day: 'numeric', hour: '2-digit', minute: '2-digit' }) : ''}</span>
