@@ -6,8 +6,10 @@ import { buildIfStale } from './build-if-stale.ts';
 /** The server Playwright starts: a fresh database every run, the built app, the SMS outbox. */
 // E2E_NO_BUILD=1 serves the dist/app already built (e.g. with another Vite config).
 if (!process.env.E2E_NO_BUILD) buildIfStale();
-const dataDir = path.join(os.tmpdir(), `provena-e2e-${process.pid}`);
-fs.rmSync(dataDir, { recursive: true, force: true });
+// E2E_DATA_DIR: a folder the test owns and keeps across a restart of this server (the crash specs); else a fresh one per process.
+const keptDataDir = process.env.E2E_DATA_DIR;
+const dataDir = keptDataDir ?? path.join(os.tmpdir(), `provena-e2e-${process.pid}`);
+if (!keptDataDir) fs.rmSync(dataDir, { recursive: true, force: true });
 process.env.DATA_DIR = dataDir;
 process.env.PORT = process.env.E2E_PORT ?? '8181';
 process.env.HOST = '127.0.0.1';
@@ -15,10 +17,10 @@ process.env.HOST = '127.0.0.1';
 // The per-phone rules stay as they are (the server suite tests the per-address ones).
 process.env.ADDRESS_LIMIT_FACTOR = process.env.ADDRESS_LIMIT_FACTOR ?? '50';
 process.env.LOG_LEVEL = process.env.LOG_LEVEL ?? 'warn';
-process.on('exit', () => fs.rmSync(dataDir, { recursive: true, force: true }));
+if (!keptDataDir) process.on('exit', () => fs.rmSync(dataDir, { recursive: true, force: true }));
 // Seeded demo enterprises with scored history for the map and score specs (E2E_DEMO_ENTERPRISES, default 300; 0 = none; ~1 s).
 const demoEnterprises = Number(process.env.E2E_DEMO_ENTERPRISES ?? '300');
-if (demoEnterprises > 0) {
+if (demoEnterprises > 0 && !keptDataDir) {
   const { seedDemoDatabase } = await import('../server/score/demo.ts');
   await seedDemoDatabase({ dataDir, enterprises: demoEnterprises });
 }
