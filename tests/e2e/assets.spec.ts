@@ -213,6 +213,10 @@ test.describe('digital assets', () => {
     await expect(page).toHaveURL(/type=5/);
     await page.getByTestId('clear-filters').click();
     await expect(page.getByTestId('asset-total')).toHaveAttribute('data-total', '4');
+    // The filter is checked once the three batch certificates exist (on a loaded machine they may still be rendering).
+    await expect
+      .poll(async () => ((await ok(page.request.get('/api/v1/assets?proof_status=generated'), 'generated assets')) as { total: number }).total, { timeout: 120_000 })
+      .toBe(4);
     await pick(page, L('Proof status'), L('Generated'));
     await expect(page.getByTestId('asset-total')).toHaveAttribute('data-total', '4', { timeout: 60_000 });
     await page.getByTestId('filter-keyword').fill('notes');
