@@ -79,6 +79,9 @@ export async function openDatabase(opts: { databaseUrl?: string; dataDir: string
   const migrator = new Migrator({
     db,
     provider: { getMigrations: async () => migrations(dialect) },
+    // Migrations are numbered when a change is planned and may land out of order (0020 after
+    // 0021): a database that already ran the later ones still gets the earlier newcomer.
+    allowUnorderedMigrations: true,
     ...(migrationTableSchema ? { migrationTableSchema } : {}),
   });
   const { error, results } = await migrator.migrateToLatest();
