@@ -11,6 +11,7 @@ import * as pkijs from 'pkijs';
 import { sha256, toHex } from '../ledger/bytes.ts';
 import { NAME_OID, OID_ECDSA_SHA256, distinguishedName, subjectName, type CsrSubject } from './csr.ts';
 import { toPem } from './pem.ts';
+import { signX509, type IssuerKey } from './sign-with.ts';
 
 const DAY = 24 * 60 * 60 * 1000;
 const OID = {
@@ -95,7 +96,8 @@ function authorityKeyId(issuer: pkijs.Certificate): Uint8Array {
   return keyIdentifier(spkiDer(issuer));
 }
 
-type SignedBy = { certificate: pkijs.Certificate; privateKey: CryptoKey };
+/** The issuer's certificate and its key: a WebCrypto key, or a signer (a sealed key, an HSM). */
+type SignedBy = { certificate: pkijs.Certificate; privateKey: IssuerKey };
 
 async function finish(
   cert: pkijs.Certificate,
@@ -112,7 +114,7 @@ async function finish(
       new pkijs.AuthorityKeyIdentifier({ keyIdentifier: new asn1js.OctetString({ valueHex: (isSelf ? keyIdentifier(subjectSpki) : authorityKeyId(issuer.certificate)).slice().buffer }) }).toSchema().toBER(false),
     ),
   ];
-  await cert.sign(isSelf ? issuer.self : issuer.privateKey, 'SHA-256');
+  await signX509(cert, isSelf ? issuer.self : issuer.privateKey);
   return certificateDer(cert);
 }
 
@@ -121,7 +123,7 @@ async function finish(
  * may sign only end-entity certificates (pathLen 0) and CRLs, valid ten years (at most
  * until the root expires).
  */
-export async function issueEnterpriseCa(root: SignedBy, caPublicKey: CryptoKey, now: number): Promise<Uint8Array> {
+export async function issueEnterpriseCa(root: SignedBy, caPublicKey: CryptoKey | Uint8Array, now: number): Promise<Uint8Array> {
   const cert = new pkijs.Certificate();
   cert.version = 2;
   cert.serialNumber = new asn1js.Integer({ valueHex: randomSerial().buffer as ArrayBuffer });
@@ -132,7 +134,8 @@ export async function issueEnterpriseCa(root: SignedBy, caPublicKey: CryptoKey, 
   ]);
   const notAfter = Math.min(now + ENTERPRISE_CA_YEARS * 365 * DAY, root.certificate.notAfter.value.getTime());
   setValidity(cert, now - 60_000, notAfter);
-  await cert.subjectPublicKeyInfo.importKey(caPublicKey);
+  if (caPublicKey instanceof Uint8Array) cert.subjectPublicKeyInfo = new pkijs.PublicKeyInfo({ schema: asn1js.fromBER(caPublicKey.slice().buffer).result });
+  else await cert.subjectPublicKeyInfo.importKey(caPublicKey);
   const constraints = new pkijs.BasicConstraints({ cA: true, pathLenConstraint: 0 });
   return finish(cert, spkiDer(cert), root, [ext(OID.basicConstraints, constraints.toSchema().toBER(false), true), keyUsageExtension(true)]);
 }
@@ -339,7 +342,7 @@ export async function issueCrl(ca: SignedBy, revoked: RevokedEntry[], now: numbe
       ext(OID.crlNumber, new asn1js.Integer({ value: Math.floor(now / 1000) }).toBER(false)),
     ],
   });
-  await crl.sign(ca.privateKey, 'SHA-256');
+  await signX509(crl, ca.privateKey);
   return new Uint8Array(crl.toSchema(true).toBER(false));
 }
 

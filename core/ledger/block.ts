@@ -92,8 +92,10 @@ export function derToP1363(der: Uint8Array): Uint8Array {
   return out;
 }
 
-export async function signText(privateKey: CryptoKey, text: string): Promise<string> {
-  const raw = new Uint8Array(await crypto.subtle.sign(ECDSA_SHA256, privateKey, utf8.encode(text) as Uint8Array<ArrayBuffer>));
+/** Signs `text` with a WebCrypto key or a P1363 signer (a sealed key, an HSM); the signature as base64 DER. */
+export async function signText(key: CryptoKey | ((data: Uint8Array) => Promise<Uint8Array>), text: string): Promise<string> {
+  const data = utf8.encode(text);
+  const raw = typeof key === 'function' ? await key(data) : new Uint8Array(await crypto.subtle.sign(ECDSA_SHA256, key, data as Uint8Array<ArrayBuffer>));
   return toBase64(p1363ToDer(raw));
 }
 

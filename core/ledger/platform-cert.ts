@@ -2,6 +2,7 @@ import * as asn1js from 'asn1js';
 import * as pkijs from 'pkijs';
 import { sha256 } from '@noble/hashes/sha2.js';
 import { toHex } from './bytes.ts';
+import { signX509, type IssuerKey } from '../crypto/sign-with.ts';
 
 /**
  * The platform's X.509 chain (ARCHITECTURE "Keys": the platform acts as the CA): a
@@ -18,7 +19,12 @@ const OID = {
   keyUsage: '2.5.29.15',
   subjectKeyIdentifier: '2.5.29.14',
   authorityKeyIdentifier: '2.5.29.35',
+  extKeyUsage: '2.5.29.37',
+  timeStamping: '1.3.6.1.5.5.7.3.8',
 } as const;
+
+/** What a platform certificate is for: the root, and the online keys it certifies. */
+export type CertifiedPurpose = 'block' | 'proof' | 'tsa';
 
 function name(commonName: string): pkijs.RelativeDistinguishedNames {
   return new pkijs.RelativeDistinguishedNames({
@@ -29,11 +35,21 @@ function name(commonName: string): pkijs.RelativeDistinguishedNames {
   });
 }
 
-/** keyUsage bits (RFC 5280 §4.2.1.3): digitalSignature = bit 0, keyCertSign = bit 5, cRLSign = bit 6. */
-function keyUsage(isCa: boolean): pkijs.Extension {
-  const bits = isCa ? 0x06 : 0x80; // CA: keyCertSign|cRLSign; signer: digitalSignature
-  const unused = isCa ? 1 : 7;
+/**
+ * keyUsage bits (RFC 5280 §4.2.1.3, bit 0 is the top bit of the first byte):
+ * digitalSignature = 0, nonRepudiation (contentCommitment) = 1, keyCertSign = 5, cRLSign = 6.
+ * CA: keyCertSign|cRLSign. Block and time-stamp keys: digitalSignature. The proof-signing
+ * key signs the certificate a person reads, a commitment: digitalSignature|nonRepudiation.
+ */
+function keyUsage(kind: 'ca' | CertifiedPurpose): pkijs.Extension {
+  const [bits, unused] = kind === 'ca' ? [0x06, 1] : kind === 'proof' ? [0xc0, 6] : [0x80, 7];
   return new pkijs.Extension({ extnID: OID.keyUsage, critical: true, extnValue: new asn1js.BitString({ valueHex: new Uint8Array([bits]).buffer, unusedBits: unused }).toBER(false) });
+}
+
+/** RFC 3161 §2.3: a TSA's certificate has exactly one extended key usage, id-kp-timeStamping, marked critical. */
+function timeStampingUsage(): pkijs.Extension {
+  const usage = new pkijs.ExtKeyUsage({ keyPurposes: [OID.timeStamping] });
+  return new pkijs.Extension({ extnID: OID.extKeyUsage, critical: true, extnValue: usage.toSchema().toBER(false), parsedValue: usage });
 }
 
 function keyIdentifier(spki: Uint8Array): Uint8Array {
@@ -44,13 +60,15 @@ async function spkiOf(publicKey: CryptoKey): Promise<Uint8Array> {
   return new Uint8Array(await crypto.subtle.exportKey('spki', publicKey));
 }
 
+/** The key that signs a certificate: its public half (for the authority key id) and a way to sign. */
+export type CertificateIssuer = { spki: Uint8Array; key: IssuerKey };
+
 type IssueInput = {
   subject: string;
-  subjectPublicKey: CryptoKey;
+  subjectSpki: Uint8Array;
   issuer: string;
-  issuerPublicKey: CryptoKey;
-  issuerPrivateKey: CryptoKey;
-  isCa: boolean;
+  issuerKey: CertificateIssuer;
+  kind: 'ca' | CertifiedPurpose;
   notBefore: number;
   years: number;
   serial: Uint8Array;
@@ -71,27 +89,38 @@ async function issue(input: IssueInput): Promise<Uint8Array> {
     time.value = new Date(ms);
     time.type = new Date(ms).getUTCFullYear() >= 2050 ? pkijs.TimeType.GeneralizedTime : pkijs.TimeType.UTCTime;
   }
-  await cert.subjectPublicKeyInfo.importKey(input.subjectPublicKey);
-  const subjectSpki = await spkiOf(input.subjectPublicKey);
-  const issuerSpki = await spkiOf(input.issuerPublicKey);
+  cert.subjectPublicKeyInfo = new pkijs.PublicKeyInfo({ schema: asn1js.fromBER(input.subjectSpki.slice().buffer).result });
+  const isCa = input.kind === 'ca';
   cert.extensions = [
-    new pkijs.Extension({ extnID: OID.basicConstraints, critical: true, extnValue: new pkijs.BasicConstraints({ cA: input.isCa }).toSchema().toBER(false), parsedValue: new pkijs.BasicConstraints({ cA: input.isCa }) }),
-    keyUsage(input.isCa),
-    new pkijs.Extension({ extnID: OID.subjectKeyIdentifier, extnValue: new asn1js.OctetString({ valueHex: keyIdentifier(subjectSpki).buffer as ArrayBuffer }).toBER(false) }),
-    new pkijs.Extension({ extnID: OID.authorityKeyIdentifier, extnValue: new pkijs.AuthorityKeyIdentifier({ keyIdentifier: new asn1js.OctetString({ valueHex: keyIdentifier(issuerSpki).buffer as ArrayBuffer }) }).toSchema().toBER(false) }),
+    new pkijs.Extension({ extnID: OID.basicConstraints, critical: true, extnValue: new pkijs.BasicConstraints({ cA: isCa }).toSchema().toBER(false), parsedValue: new pkijs.BasicConstraints({ cA: isCa }) }),
+    keyUsage(input.kind),
+    ...(input.kind === 'tsa' ? [timeStampingUsage()] : []),
+    new pkijs.Extension({ extnID: OID.subjectKeyIdentifier, extnValue: new asn1js.OctetString({ valueHex: keyIdentifier(input.subjectSpki).buffer as ArrayBuffer }).toBER(false) }),
+    new pkijs.Extension({ extnID: OID.authorityKeyIdentifier, extnValue: new pkijs.AuthorityKeyIdentifier({ keyIdentifier: new asn1js.OctetString({ valueHex: keyIdentifier(input.issuerKey.spki).buffer as ArrayBuffer }) }).toSchema().toBER(false) }),
   ];
-  await cert.sign(input.issuerPrivateKey, 'SHA-256');
+  await signX509(cert, input.issuerKey.key);
   return new Uint8Array(cert.toSchema(true).toBER(false));
 }
 
-/** The platform root: self-signed, a CA, 30 years. */
-export function issuePlatformRoot(keys: CryptoKeyPair, now: number): Promise<Uint8Array> {
-  return issue({ subject: 'Provena Platform Root CA', subjectPublicKey: keys.publicKey, issuer: 'Provena Platform Root CA', issuerPublicKey: keys.publicKey, issuerPrivateKey: keys.privateKey, isCa: true, notBefore: now - 60_000, years: 30, serial: crypto.getRandomValues(new Uint8Array(16)) });
+export const PLATFORM_ROOT_NAME = 'Provena Platform Root CA';
+const SUBJECTS: Record<CertifiedPurpose, string> = { block: 'Provena Ledger Signing', proof: 'Provena Proof Signing', tsa: 'Provena Time-Stamping Authority' };
+/** Blocks and proofs must stay checkable for as long as the records they prove: 20 years. */
+const LEAF_YEARS = 20;
+
+/** The platform root: self-signed, a CA, 30 years. Takes a key pair (tests) or the root's SPKI and signer. */
+export async function issuePlatformRoot(keys: CryptoKeyPair | CertificateIssuer, now: number): Promise<Uint8Array> {
+  const self = 'privateKey' in keys ? { spki: await spkiOf(keys.publicKey), key: keys.privateKey } : keys;
+  return issue({ subject: PLATFORM_ROOT_NAME, subjectSpki: self.spki, issuer: PLATFORM_ROOT_NAME, issuerKey: self, kind: 'ca', notBefore: now - 60_000, years: 30, serial: crypto.getRandomValues(new Uint8Array(16)) });
 }
 
-/** A block-signing certificate for `signingKey`, issued by the root, 20 years (blocks must stay checkable). */
-export function issueSigningCertificate(root: CryptoKeyPair, signingKey: CryptoKey, keyId: string, now: number): Promise<Uint8Array> {
-  return issue({ subject: `Provena Ledger Signing ${keyId.slice(0, 16)}`, subjectPublicKey: signingKey, issuer: 'Provena Platform Root CA', issuerPublicKey: root.publicKey, issuerPrivateKey: root.privateKey, isCa: false, notBefore: now - 60_000, years: 20, serial: crypto.getRandomValues(new Uint8Array(16)) });
+/** A certificate for an online platform key (block signing, proof signing, time-stamping), issued by the root. */
+export function issuePlatformCertificate(purpose: CertifiedPurpose, root: CertificateIssuer, subjectSpki: Uint8Array, keyId: string, now: number): Promise<Uint8Array> {
+  return issue({ subject: `${SUBJECTS[purpose]} ${keyId.slice(0, 16)}`, subjectSpki, issuer: PLATFORM_ROOT_NAME, issuerKey: root, kind: purpose, notBefore: now - 60_000, years: LEAF_YEARS, serial: crypto.getRandomValues(new Uint8Array(16)) });
+}
+
+/** A block-signing certificate for `signingKey`, issued by the root (key pairs: what tests hold). */
+export async function issueSigningCertificate(root: CryptoKeyPair, signingKey: CryptoKey, keyId: string, now: number): Promise<Uint8Array> {
+  return issuePlatformCertificate('block', { spki: await spkiOf(root.publicKey), key: root.privateKey }, await spkiOf(signingKey), keyId, now);
 }
 
 /** SHA-256 of a certificate's DER, lowercase hex: what verifiers pin. */
