@@ -14,6 +14,8 @@ import path from 'node:path';
 import { createHash } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import { openDatabase } from '../server/db/database.ts';
+import { keyringFromProcessEnv } from '../server/keys/keyring.ts';
+import { attachKeyring } from '../server/keys/platform-keys.ts';
 import { Ledger } from '../server/ledger/ledger.ts';
 import { ProofJobs } from '../server/proofs/jobs.ts';
 import { readLedgerConfig } from '../server/ledger/config.ts';
@@ -40,6 +42,7 @@ if (pgUrl) {
   databaseUrl = url.toString();
 }
 const { db } = await openDatabase({ databaseUrl, dataDir });
+attachKeyring(db, keyringFromProcessEnv(dataDir));
 const quiet = { info() {}, warn() {}, error: (o: object) => console.error(o) };
 // One block for the whole batch: registration is timed alone, sealing separately.
 const ledger = new Ledger(db, { ...readLedgerConfig({}), maxBlockEntries: N + 1 }, quiet);

@@ -1,4 +1,5 @@
 import path from 'node:path';
+import { readKeysEnv, type KeysEnv } from './keys/keyring.ts';
 
 export type Env = {
   port: number;
@@ -12,6 +13,8 @@ export type Env = {
   storageKey: Buffer | undefined;
   /** How text messages leave (SMS_PROVIDER and its settings). */
   sms: SmsEnv;
+  /** Where platform private keys live: KEY_ENCRYPTION_KEY(_FILE), KEY_BACKEND (local|pkcs11), PKCS11_*, ROOT_KEY_PASSPHRASE(_FILE). */
+  keys: KeysEnv;
   /** The public origin every absolute URL is built from (PUBLIC_URL; default http://localhost:8080). */
   publicUrl: string;
   /** Whether PUBLIC_URL was set: a server reachable from outside without it warns at boot. */
@@ -151,6 +154,7 @@ export function readEnv(source: NodeJS.ProcessEnv = process.env): Env {
   if (storageKeyText && !/^[0-9a-fA-F]{64}$/.test(storageKeyText)) problems.push('STORAGE_KEY must be 64 hex digits (32 bytes), e.g. from `openssl rand -hex 32`');
   const isProduction = source.NODE_ENV === 'production';
   const sms = readSms(source, isProduction, problems);
+  const keys = readKeysEnv(source, problems);
   const publicUrl = (source.PUBLIC_URL || 'http://localhost:8080').replace(/\/+$/, '');
   if (!/^https?:\/\/[^/?#]+(\/[^?#]*)?$/.test(publicUrl)) problems.push(`PUBLIC_URL must be an origin such as https://provena.example.com, got "${source.PUBLIC_URL}"`);
   const logLevel = source.LOG_LEVEL ?? 'info';
@@ -177,6 +181,7 @@ export function readEnv(source: NodeJS.ProcessEnv = process.env): Env {
     storage,
     storageKey: storageKeyText ? Buffer.from(storageKeyText, 'hex') : undefined,
     sms,
+    keys,
     publicUrl,
     isPublicUrlSet: Boolean(source.PUBLIC_URL),
     isProduction,

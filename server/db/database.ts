@@ -21,6 +21,7 @@ import { enterpriseKeys } from './migrations/0014-enterprise-keys.ts';
 import { checkpointAnchors } from './migrations/0016-checkpoint-anchors.ts';
 import { operatorSecurity } from './migrations/0017-operator-security.ts';
 import { memberNames } from './migrations/0021-member-names.ts';
+import { sealedKeys } from './migrations/0022-sealed-keys.ts';
 import { certificateLocale } from './migrations/0023-certificate-locale.ts';
 
 export type Db = Kysely<Database>;
@@ -42,6 +43,7 @@ export function migrations(dialect: Dialect): Record<string, Migration> {
     '0016-checkpoint-anchors': checkpointAnchors(),
     '0017-operator-security': operatorSecurity(dialect),
     '0021-member-names': memberNames(),
+    '0022-sealed-keys': sealedKeys(),
     '0023-certificate-locale': certificateLocale(),
   };
 }
@@ -63,8 +65,10 @@ export async function openDatabase(opts: { databaseUrl?: string; dataDir: string
     });
   } else {
     dialect = 'sqlite';
-    fs.mkdirSync(opts.dataDir, { recursive: true });
+    fs.mkdirSync(opts.dataDir, { recursive: true, mode: 0o700 });
     const file = path.join(opts.dataDir, 'provena.sqlite');
+    // Created 0600 before SQLite opens it; SQLite gives the WAL and SHM the same mode.
+    fs.closeSync(fs.openSync(file, 'a', 0o600));
     const sqlite = new SQLite(file);
     sqlite.pragma('journal_mode = WAL');
     sqlite.pragma('foreign_keys = ON');

@@ -56,8 +56,11 @@ export type RateLimitsTable = {
   count: number;
 };
 
-export type LedgerKeysTable = { key_id: string; spki: string; pkcs8: string; created_at: number };
-export type PlatformRootsTable = { fingerprint: string; spki: string; pkcs8: string; certificate: string; created_at: number };
+/** `sealed_key`: the private key sealed by the keyring (server/keys/keyring.ts), never plaintext. */
+export type LedgerKeysTable = { key_id: string; spki: string; sealed_key: string; created_at: number; retired_at: number | null };
+/** Proof-signing and time-stamping keys, each certified by the platform root. */
+export type PlatformKeysTable = { key_id: string; purpose: string; spki: string; sealed_key: string; certificate: string; root_fingerprint: string; created_at: number; retired_at: number | null };
+export type PlatformRootsTable = { fingerprint: string; spki: string; sealed_key: string; certificate: string; created_at: number };
 export type LedgerKeyCertificatesTable = { key_id: string; root_fingerprint: string; certificate: string; created_at: number };
 
 export type LedgerEntriesTable = {
@@ -324,7 +327,7 @@ export type MemberEventsTable = {
 };
 
 /** Enterprise keys in custody, their certificates, cancel-custody requests and the key log (0014). */
-export type EnterpriseCasTable = { fingerprint: string; root_fingerprint: string; spki: string; pkcs8: string; certificate: string; created_at: number };
+export type EnterpriseCasTable = { fingerprint: string; root_fingerprint: string; spki: string; sealed_key: string; certificate: string; created_at: number };
 export type EnterpriseKeysTable = {
   id: Generated<number>;
   enterprise_id: number;
@@ -394,6 +397,7 @@ export type Database = {
   rate_limits: RateLimitsTable;
   ledger_keys: LedgerKeysTable;
   platform_roots: PlatformRootsTable;
+  platform_keys: PlatformKeysTable;
   ledger_key_certificates: LedgerKeyCertificatesTable;
   ledger_entries: LedgerEntriesTable;
   ledger_blocks: LedgerBlocksTable;

@@ -7,9 +7,10 @@ import { blockHash, encodeHeader, GENESIS_PREV_HASH, signText, type BlockHeader 
 import { leafHash, MerkleLog } from '../../core/ledger/merkle.ts';
 import { assetDna, encodeRecord, fileCommitment, KIND_PATTERN } from '../../core/ledger/record.ts';
 import { normalizeDigest } from '../../core/ledger/package.ts';
-import { loadOrCreatePlatformKey, type PlatformKey } from './signing-key.ts';
+import { loadActiveBlockKey, loadBlockKey, type PlatformKey } from './signing-key.ts';
+import { ensurePlatformKeys, activeKeyId } from '../keys/platform-keys.ts';
 import type { LedgerConfig } from './config.ts';
-import { checkpointOrigin, cryptoKeySigner, signCheckpoint } from '../../core/ledger/checkpoint.ts';
+import { checkpointOrigin, signCheckpoint } from '../../core/ledger/checkpoint.ts';
 import { compareWithCheckpoints, type CheckpointKey, type CheckpointStore } from './checkpoints.ts';
 
 export type RegisterInput = {
@@ -70,8 +71,9 @@ export class Ledger {
   private readonly sealedListeners: ((block: BlockRow) => void)[] = [];
   /** Where checkpoints are published (the object store); without one they are only kept in memory. */
   readonly checkpoints: CheckpointStore | null;
-  /** Signs checkpoints; defaults to the block-signing key. */
-  checkpointKey!: CheckpointKey;
+  /** Signs checkpoints; unset, the active block-signing key does. */
+  customCheckpointKey: CheckpointKey | null = null;
+  private readonly keys = new Map<string, Promise<PlatformKey>>();
   private checkpoint: { height: number; treeSize: number; note: string } | null = null;
   private publishing: Promise<void> = Promise.resolve();
   private isCheckpointStored = false;
@@ -88,10 +90,31 @@ export class Ledger {
     return this.checkpoints?.origin ?? checkpointOrigin(this.config.publicUrl);
   }
 
+  /** What signs checkpoints: a key set by the caller, or the active block-signing key. */
+  get checkpointKey(): CheckpointKey {
+    return this.customCheckpointKey ?? { spki: this.key.spki, sign: this.key.signer.sign };
+  }
+
+  set checkpointKey(key: CheckpointKey) {
+    this.customCheckpointKey = key;
+  }
+
+  /** A block-signing key by id (retired keys included): proofs of a block are signed by the key that signed it. */
+  keyFor(keyId: string): Promise<PlatformKey> {
+    let pending = this.keys.get(keyId);
+    if (!pending) {
+      pending = loadBlockKey(this.db, keyId);
+      pending.catch(() => this.keys.delete(keyId));
+      this.keys.set(keyId, pending);
+    }
+    return pending;
+  }
+
   /** Loads the key and every sealed leaf, and refuses to start if they do not give the head block's root. */
   async start(options: { isSealingTimerOn?: boolean } = {}): Promise<void> {
-    this.key = await loadOrCreatePlatformKey(this.db);
-    this.checkpointKey ??= { spki: this.key.spki, sign: cryptoKeySigner(this.key.privateKey) };
+    await ensurePlatformKeys(this.db, this.log);
+    this.key = await loadActiveBlockKey(this.db);
+    this.keys.set(this.key.keyId, Promise.resolve(this.key));
     await this.reload();
     if (this.checkpoints) {
       // A database behind its own published checkpoints lost its tail (a restored backup, a
@@ -228,6 +251,9 @@ export class Ledger {
 
   private async sealOnce(): Promise<BlockRow | null> {
     const before = this.tree.size;
+    // A key rotated by `provena keys rotate` (another process) takes over from the next block.
+    const active = await activeKeyId(this.db, 'block');
+    if (active && active !== this.key.keyId) this.key = await this.keyFor(active);
     let sealed: BlockRow | null = null;
     try {
       sealed = await this.db.transaction().execute(async (trx) => {
@@ -262,7 +288,7 @@ export class Ledger {
           sealed_at: header.sealed_at,
           key_id: header.key_id,
           header: text,
-          signature: await signText(this.key.privateKey, text),
+          signature: await signText(this.key.signer.sign, text),
           entry_count: pending.length,
         };
         await trx.insertInto('ledger_blocks').values(row).execute();

@@ -24,6 +24,8 @@ export async function buildProofPackage(ledger: Ledger, entry: EntryRow, block: 
   if (entry.leaf_index === null) throw new Error(`entry ${entry.dna} is not sealed yet`);
   const leafIndex = Number(entry.leaf_index);
   const header = JSON.parse(block.header) as ProofPackage['block']['header'];
+  // The key that signed the block signs the statement and travels in the package (a rotated key included).
+  const key = await ledger.keyFor(header.key_id);
   const statement: ProofStatement = {
     v: 1,
     asset_dna: entry.dna,
@@ -44,9 +46,9 @@ export async function buildProofPackage(ledger: Ledger, entry: EntryRow, block: 
     leaf_index: leafIndex,
     block: { header, hash: block.hash, signature: block.signature },
     inclusion: ledger.inclusionProof(leafIndex, Number(block.tree_size)),
-    platform_key: { key_id: ledger.key.keyId, algorithm: 'ECDSA-P256-SHA256', spki: toBase64(ledger.key.spki) },
-    platform_certificates: ledger.key.certificates.map(toBase64),
-    statement: { ...statement, signature: await signText(ledger.key.privateKey, encodeStatement(statement)) },
+    platform_key: { key_id: key.keyId, algorithm: 'ECDSA-P256-SHA256', spki: toBase64(key.spki) },
+    platform_certificates: key.certificates.map(toBase64),
+    statement: { ...statement, signature: await signText(key.signer.sign, encodeStatement(statement)) },
     ...(times.checkpoint ? { checkpoint: times.checkpoint } : {}),
     anchor: times.anchor ?? null,
     explorer_url: `${ledger.config.publicUrl}/explorer/entries/${entry.dna}`,

@@ -1,10 +1,10 @@
 import type { Selectable, Transaction } from 'kysely';
 import type { Db } from '../db/database.ts';
 import type { Database, EnterpriseCertificatesTable, EnterpriseKeysTable } from '../db/schema.ts';
-import { loadOrCreateRoot } from '../ledger/signing-key.ts';
-import { fromBase64, toBase64 } from '../../core/ledger/bytes.ts';
-import { certificateFingerprint } from '../../core/ledger/platform-cert.ts';
-import { certificatePem, issueCrl, issueEnterpriseCa, parseCertificate, summarizeCertificate } from '../../core/crypto/enterprise-cert.ts';
+import { openEnterpriseCaSigner } from '../keys/platform-keys.ts';
+import type { P1363Sign } from '../keys/signer.ts';
+import { fromBase64 } from '../../core/ledger/bytes.ts';
+import { certificatePem, issueCrl, parseCertificate, summarizeCertificate } from '../../core/crypto/enterprise-cert.ts';
 import {
   type CertificateDto,
   type CertificateStatus,
@@ -18,7 +18,6 @@ export type KeyRow = Selectable<EnterpriseKeysTable>;
 export type CertificateRow = Selectable<EnterpriseCertificatesTable>;
 type Executor = Db | Transaction<Database>;
 
-const ECDSA = { name: 'ECDSA', namedCurve: 'P-256' } as const;
 
 /** The platform's issuing CA for enterprise certificates, with the root above it. */
 export type IssuingCa = {
@@ -27,44 +26,29 @@ export type IssuingCa = {
   der: Uint8Array;
   rootDer: Uint8Array;
   certificate: pkijs.Certificate;
-  privateKey: CryptoKey;
+  /** Signs certificates and CRLs through the keyring (a sealed key or the HSM). */
+  privateKey: P1363Sign;
 };
 
 const issuingCas = new WeakMap<Db, Promise<IssuingCa>>();
 
 /**
- * The issuing CA ("Provena Enterprise CA") under the active platform root: created on
- * first use and kept in the database, like the root, so every API process issues with the
- * same CA. The oldest CA of the active root is the active one.
+ * The issuing CA ("Provena Enterprise CA") under the active platform root. It is created
+ * and certified at boot with the other platform keys (ensurePlatformKeys), so issuing
+ * never needs the root, which is kept offline. The oldest CA of the active root is the
+ * active one. (The name stays for its callers; nothing is created here any more.)
  */
 export function loadOrCreateEnterpriseCa(db: Db): Promise<IssuingCa> {
   let pending = issuingCas.get(db);
   if (!pending) {
     pending = (async () => {
-      const root = await loadOrCreateRoot(db);
-      const pick = () => db.selectFrom('enterprise_cas').selectAll().where('root_fingerprint', '=', root.fingerprint).orderBy('created_at').orderBy('fingerprint').executeTakeFirst();
-      let row = await pick();
-      if (!row) {
-        const pair = await crypto.subtle.generateKey(ECDSA, true, ['sign', 'verify']);
-        const der = await issueEnterpriseCa({ certificate: parseCertificate(root.certificate), privateKey: root.keys.privateKey }, pair.publicKey, Date.now());
-        await db
-          .insertInto('enterprise_cas')
-          .values({
-            fingerprint: certificateFingerprint(der),
-            root_fingerprint: root.fingerprint,
-            spki: toBase64(new Uint8Array(await crypto.subtle.exportKey('spki', pair.publicKey))),
-            pkcs8: toBase64(new Uint8Array(await crypto.subtle.exportKey('pkcs8', pair.privateKey))),
-            certificate: toBase64(der),
-            created_at: Date.now(),
-          })
-          .onConflict((oc) => oc.doNothing())
-          .execute();
-        // Another process may have won the race: whatever is oldest now is the CA.
-        row = (await pick())!;
-      }
+      const root = await db.selectFrom('platform_roots').select(['fingerprint', 'certificate']).orderBy('created_at').orderBy('fingerprint').executeTakeFirst();
+      if (!root) throw new Error('the platform has no root CA yet (ensurePlatformKeys runs at boot)');
+      const row = await db.selectFrom('enterprise_cas').selectAll().where('root_fingerprint', '=', root.fingerprint).orderBy('created_at').orderBy('fingerprint').executeTakeFirst();
+      if (!row) throw new Error('the platform has no enterprise issuing CA yet (ensurePlatformKeys runs at boot)');
       const der = fromBase64(row.certificate);
-      const privateKey = await crypto.subtle.importKey('pkcs8', fromBase64(row.pkcs8) as Uint8Array<ArrayBuffer>, ECDSA, false, ['sign']);
-      return { fingerprint: row.fingerprint, rootFingerprint: root.fingerprint, der, rootDer: root.certificate, certificate: parseCertificate(der), privateKey };
+      const signer = await openEnterpriseCaSigner(db, row);
+      return { fingerprint: row.fingerprint, rootFingerprint: root.fingerprint, der, rootDer: fromBase64(root.certificate), certificate: parseCertificate(der), privateKey: signer.sign };
     })();
     pending.catch(() => issuingCas.delete(db));
     issuingCas.set(db, pending);

@@ -130,7 +130,7 @@ describe('checkpoint anchoring', () => {
     expect(await verify({ ...pkg, statement: { ...unbound, signature: pkg.statement.signature } })).toMatchObject({ isValid: false, failedCheck: 'statement_signature' });
     // A statement signed without an address (as before address binding): a self-send from anyone
     // would pass, so with --rpc it fails.
-    const resigned = { ...unbound, signature: await signText(h.app.ledger.key.privateKey, encodeStatement(unbound)) };
+    const resigned = { ...unbound, signature: await signText(h.app.ledger.key.signer.sign, encodeStatement(unbound)) };
     expect(await verify({ ...pkg, statement: resigned, anchor: stranger })).toMatchObject({ isValid: false, failedCheck: 'anchor', message: 'anchor_sender_unknown' });
     // A transaction from the expected sender with data that is not this checkpoint.
     const hash = checkpointHash(parseSignedNote(pkg.checkpoint!.note)!.text);

@@ -131,23 +131,30 @@ export default async function ledgerRoutes(app: FastifyInstance) {
 
   // ---- public proof reads (no login): what a verifier or monitor needs -------------------
 
+  /**
+   * Every platform key that ever signed, active or retired (a rotation retires a key; what
+   * it signed stays valid): block signing, proof signing (the certificate PDF's signature)
+   * and time-stamping, each with its certificate from the platform root.
+   */
   app.get('/api/v1/ledger/platform-keys', async () => {
-    const rows = await app.db
+    const blocks = await app.db
       .selectFrom('ledger_keys')
       .leftJoin('ledger_key_certificates', 'ledger_key_certificates.key_id', 'ledger_keys.key_id')
-      .select(['ledger_keys.key_id', 'ledger_keys.spki', 'ledger_keys.created_at', 'ledger_key_certificates.certificate', 'ledger_key_certificates.root_fingerprint'])
+      .select(['ledger_keys.key_id', 'ledger_keys.spki', 'ledger_keys.created_at', 'ledger_keys.retired_at', 'ledger_key_certificates.certificate', 'ledger_key_certificates.root_fingerprint'])
       .orderBy('ledger_keys.created_at')
       .execute();
-    return {
-      data: rows.map((r) => ({
-        key_id: r.key_id,
-        algorithm: 'ECDSA-P256-SHA256',
-        spki: r.spki,
-        created_at: Number(r.created_at),
-        certificate: r.certificate ?? null,
-        root_fingerprint: r.root_fingerprint ?? null,
-      })),
-    };
+    const others = await app.db.selectFrom('platform_keys').select(['key_id', 'purpose', 'spki', 'created_at', 'retired_at', 'certificate', 'root_fingerprint']).orderBy('created_at').execute();
+    const row = (r: { key_id: string; spki: string; created_at: number; retired_at: number | null; certificate: string | null; root_fingerprint: string | null }, purpose: string) => ({
+      key_id: r.key_id,
+      purpose,
+      algorithm: 'ECDSA-P256-SHA256',
+      spki: r.spki,
+      created_at: Number(r.created_at),
+      retired_at: r.retired_at === null ? null : Number(r.retired_at),
+      certificate: r.certificate ?? null,
+      root_fingerprint: r.root_fingerprint ?? null,
+    });
+    return { data: [...blocks.map((r) => row(r, 'block')), ...others.map((r) => row(r, r.purpose))] };
   });
 
   /**

@@ -1,7 +1,7 @@
 import { api } from '@/api/client.ts';
 import type { Trust } from '../../../workers/verify/verify.worker.ts';
 
-type PlatformKey = { key_id: string; algorithm: string; spki: string; created_at: number; root_fingerprint: string | null };
+type PlatformKey = { key_id: string; purpose?: string; algorithm: string; spki: string; created_at: number; root_fingerprint: string | null };
 type PlatformRoot = { fingerprint: string; certificate: string; created_at: number };
 
 const TRUST_STORAGE_KEY = 'provena-platform-trust';
@@ -14,7 +14,8 @@ const TRUST_STORAGE_KEY = 'provena-platform-trust';
 export async function fetchPlatformTrust(): Promise<Trust> {
   try {
     const [keys, roots] = await Promise.all([api.get<PlatformKey[]>('/v1/ledger/platform-keys'), api.get<PlatformRoot[]>('/v1/ledger/platform-roots')]);
-    const trust: Trust = { keyIds: keys.map((k) => k.key_id), rootFingerprints: roots.map((r) => r.fingerprint) };
+    // Only block-signing keys sign blocks; proof-signing and time-stamping keys are listed beside them.
+    const trust: Trust = { keyIds: keys.filter((k) => (k.purpose ?? 'block') === 'block').map((k) => k.key_id), rootFingerprints: roots.map((r) => r.fingerprint) };
     try {
       localStorage.setItem(TRUST_STORAGE_KEY, JSON.stringify(trust));
     } catch {
