@@ -6,6 +6,7 @@
  *   provena trust add <platform URL> | list | remove <fp>   the platform roots verify trusts
  *   provena ledger-verify   re-check the whole ledger in the database
  *   provena operator-create --login <id> --password <pw>   create a platform operator
+ *   provena keys rotate --purpose block|proof|tsa | list   platform key rotation
  * Each command lives in bin/commands/ and is listed in COMMANDS.
  */
 import { hashCommand } from './commands/hash.ts';
@@ -13,6 +14,7 @@ import { verifyCommand } from './commands/verify.ts';
 import { ledgerVerifyCommand } from './commands/ledger-verify.ts';
 import { operatorCreateCommand } from './commands/operator-create.ts';
 import { trustCommand } from './commands/trust.ts';
+import { keysCommand } from './commands/keys.ts';
 
 type Command = { summary: string; usage: string; run(args: string[]): Promise<number> };
 
@@ -22,6 +24,7 @@ const COMMANDS: Record<string, Command> = {
   trust: trustCommand,
   'ledger-verify': ledgerVerifyCommand,
   'operator-create': operatorCreateCommand,
+  keys: keysCommand,
 };
 
 function help(): string {
