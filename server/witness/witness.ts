@@ -1,4 +1,5 @@
 import fs from 'node:fs';
+import { openWithPassphrase, sealWithPassphrase, type OfflineEnvelope } from '../keys/passphrase-seal.ts';
 import path from 'node:path';
 import http from 'node:http';
 import { equalBytes, fromBase64 } from '../../core/ledger/bytes.ts';
@@ -118,20 +119,39 @@ export function witnessServer(witness: ReturnType<typeof createWitness>, prefix 
   });
 }
 
-/** The witness's Ed25519 key from a PKCS#8 file, created (0600) on first use. */
-export async function loadOrCreateWitnessKey(file: string): Promise<{ privateKey: CryptoKey; publicKey: Uint8Array }> {
+/**
+ * The witness's Ed25519 key, kept in `file` sealed under `passphrase` (PBES2, never as
+ * plaintext), created 0600 on first use. A plaintext PKCS#8 file from an older version is
+ * sealed in place.
+ */
+export async function loadOrCreateWitnessKey(file: string, passphrase: string): Promise<{ privateKey: CryptoKey; publicKey: Uint8Array }> {
+  if (!passphrase) throw new Error('the witness key needs a passphrase (WITNESS_KEY_PASSPHRASE)');
+  const label = 'provena-witness-key';
   let pkcs8: Uint8Array;
   try {
-    pkcs8 = fs.readFileSync(file);
+    const stored = fs.readFileSync(file);
+    if (stored[0] === 0x7b /* { */) {
+      try {
+        pkcs8 = new Uint8Array(await openWithPassphrase(JSON.parse(stored.toString('utf8')) as OfflineEnvelope, passphrase, label));
+      } catch (error) {
+        if (error instanceof Error && error.name === 'OperationError') throw new Error(`${file} does not open with this WITNESS_KEY_PASSPHRASE`);
+        throw error;
+      }
+    } else {
+      pkcs8 = new Uint8Array(stored);
+      const tmp = `${file}.sealing`;
+      fs.writeFileSync(tmp, await sealWithPassphrase(pkcs8, passphrase, label), { mode: 0o600 });
+      fs.renameSync(tmp, file);
+    }
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
     const pair = (await crypto.subtle.generateKey('Ed25519', true, ['sign', 'verify'])) as CryptoKeyPair;
     pkcs8 = new Uint8Array(await crypto.subtle.exportKey('pkcs8', pair.privateKey));
     fs.mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });
-    fs.writeFileSync(file, pkcs8, { mode: 0o600, flag: 'wx' });
+    fs.writeFileSync(file, await sealWithPassphrase(pkcs8, passphrase, label), { mode: 0o600, flag: 'wx' });
   }
   const privateKey = await crypto.subtle.importKey('pkcs8', pkcs8 as Uint8Array<ArrayBuffer>, 'Ed25519', true, ['sign']);
   const jwk = await crypto.subtle.exportKey('jwk', privateKey);
   const publicKey = fromBase64((jwk.x as string).replace(/-/g, '+').replace(/_/g, '/') + '=');
-  return { privateKey, publicKey };
+  return { privateKey, publicKey: publicKey };
 }

@@ -21,7 +21,7 @@ let vkey: string;
 let h: Harness;
 
 beforeAll(async () => {
-  const key = await loadOrCreateWitnessKey(path.join(dir, 'witness.key'));
+  const key = await loadOrCreateWitnessKey(path.join(dir, 'witness.key'), 'a witness passphrase');
   expect(fs.statSync(path.join(dir, 'witness.key')).mode & 0o777).toBe(0o600);
   const witness = createWitness({ name: 'witness.test/w1', ...key, logs, stateFile: path.join(dir, 'state.json') });
   server = witnessServer(witness);
