@@ -3,7 +3,8 @@
  *   registrations/s  Ledger.register (one durable transaction each, 16 concurrent callers),
  *                    against the floor of a bare INSERT of the same row into the same database;
  *   sealing          entries/s sealed into one signed block (leaf indexes, root, signature, proof rows);
- *   proof PDFs/s     package + certificate PDF (CJK font subset, QR, gzip'd attachment);
+ *   proof PDFs/s     package + certificate PDF (CJK font subset, QR, gzip'd attachment, PAdES signature + time-stamp);
+ *   pdf signing      the same package rendered unsigned (baseline) and signed, side by side;
  *   verification     one certificate checked in Node (pdf.js extraction + every check),
  *                    excluding hashing the original.
  * JSON in bench/results/ledger-<db>.json. BENCH_DATABASE_URL=postgres://… runs on PostgreSQL.
@@ -20,7 +21,9 @@ import { Ledger } from '../server/ledger/ledger.ts';
 import { ProofJobs } from '../server/proofs/jobs.ts';
 import { readLedgerConfig } from '../server/ledger/config.ts';
 import { extractPackageNode } from '../server/proofs/extract.ts';
-import { verifyCertificate } from '../core/ledger/package.ts';
+import { renderCertificate } from '../server/proofs/pdf.ts';
+import { loadPlatformSigner } from '../server/keys/platform-keys.ts';
+import { decodePackage, verifyCertificate } from '../core/ledger/package.ts';
 
 const isQuick = process.argv.includes('--quick');
 const N = isQuick ? 500 : 5000;
@@ -86,6 +89,22 @@ for (let i = 0; i < VERIFY_RUNS; i++) {
   verifyMs = Math.min(verifyMs, performance.now() - v0);
 }
 
+// The page signature's cost, side by side on the same package: rendering alone (the
+// baseline, what certificates cost before they were signed) and rendering + PAdES signing.
+const samplePkg = await decodePackage((await extractPackageNode(pdf.slice()))!);
+const signing = { proof: await loadPlatformSigner(db, 'proof'), tsa: await loadPlatformSigner(db, 'tsa') };
+const renderArgs = { pkg: samplePkg, verifyUrl: 'https://provena.example/verify-file', fontFile: ledger.config.fontFile, fallbackFontFile: ledger.config.fallbackFontFile };
+let unsignedMs = 0;
+let signedMs = 0;
+for (let i = 0; i < PDFS; i++) {
+  let t = performance.now();
+  await renderCertificate(renderArgs);
+  unsignedMs += performance.now() - t;
+  t = performance.now();
+  await renderCertificate({ ...renderArgs, signing });
+  signedMs += performance.now() - t;
+}
+
 const result = {
   database: pgUrl ? 'postgresql' : 'sqlite',
   machine: { cpus: os.cpus().length, model: os.cpus()[0]?.model, node: process.version },
@@ -93,6 +112,7 @@ const result = {
   baselineBareInsert: { count: N, concurrency: CONCURRENCY, ms: Math.round(floorMs), perSecond: Math.round((N / floorMs) * 1000) },
   sealing: { entries: sealed, blocks: sealed ? 1 : 0, ms: Math.round(sealMs), entriesPerSecond: Math.round((sealed / sealMs) * 1000) },
   proofPdfs: { count: PDFS, ms: Math.round(pdfMs), perSecond: +((PDFS / pdfMs) * 1000).toFixed(1), pdfBytes: pdf.length },
+  pdfSigning: { count: PDFS, unsignedPerSecond: +((PDFS / unsignedMs) * 1000).toFixed(1), signedPerSecond: +((PDFS / signedMs) * 1000).toFixed(1), signingMsPerPdf: +((signedMs - unsignedMs) / PDFS).toFixed(2), note: 'render only (baseline) vs render + PAdES signature and RFC 3161 token, same package, alternating' },
   verifyOneCertificateNode: { bestOfRuns: VERIFY_RUNS, ms: +verifyMs.toFixed(2), note: 'pdf.js extraction + all checks, original already hashed' },
 };
 fs.mkdirSync('bench/results', { recursive: true });

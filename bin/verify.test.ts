@@ -1,4 +1,5 @@
 import { spawnSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -10,6 +11,8 @@ const env = { ...process.env, XDG_CONFIG_HOME: config, PROVENA_TRUST_ROOTS: '' }
 const run = (...args: string[]) => spawnSync(process.execPath, ['bin/provena.ts', ...args], { encoding: 'utf8', env });
 const FIX = 'tests/fixtures/proof';
 const key = JSON.parse(fs.readFileSync(`${FIX}/platform-key.json`, 'utf8')).key_id as string;
+const rootDer = Buffer.from(fs.readFileSync(`${FIX}/platform-root.pem`, 'utf8').replace(/-----[A-Z ]+-----|\s/g, ''), 'base64');
+const rootFingerprint = createHash('sha256').update(rootDer).digest('hex');
 
 describe('provena verify', () => {
   it('passes the test vector, printing every check and the summary', () => {
@@ -35,8 +38,8 @@ describe('provena verify', () => {
     // Intact but signed by a key nobody pinned: not valid, exit 3, saying what to pin.
     const c = run('verify', `${FIX}/original.txt`, `${FIX}/proof.pdf`, '--trust', 'ab'.repeat(32));
     expect(c.status).toBe(3);
-    expect(c.stdout).toContain('? platform key');
-    expect(c.stderr).toContain(`--trust ${key}`);
+    expect(c.stdout).toContain('? platform certificate chain');
+    expect(c.stderr).toContain(`--trust-root ${rootFingerprint}`);
     expect(run('verify', `${FIX}/original.txt`, `${FIX}/proof.pdf`).status).toBe(3);
 
     const notPdf = path.join(dir, 'x.pdf');

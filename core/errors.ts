@@ -41,6 +41,8 @@ export const ERROR_KEYS = [
   'file_hashes_inconsistent',
   'expiration_time_verification_failed',
   'checkpoint_invalid',
+  // the certificate PDF is not signed by the platform over its whole file, or was changed after signing
+  'page_signature_invalid',
   'anchor_not_found',
   'anchor_sender_unknown',
   'anchor_data_mismatch',

@@ -1,7 +1,7 @@
 /**
  * Generates the proof-format test vectors in tests/fixtures/proof/ with the real ledger
  * code on a throwaway SQLite database: an original, its certificate PDF, the package
- * (gzip and pretty JSON), an expired certificate, and the platform key. ECDSA signatures
+ * (gzip and pretty JSON), an expired certificate, the platform key and root. ECDSA signatures
  * are randomised, so re-running gives different (equally valid) bytes.
  *   node scripts/make-proof-vectors.ts
  */
@@ -51,6 +51,9 @@ fs.writeFileSync(
   path.join(out, 'platform-key.pem'),
   `-----BEGIN PUBLIC KEY-----\n${toBase64(ledger.key.spki).match(/.{1,64}/g)!.join('\n')}\n-----END PUBLIC KEY-----\n`,
 );
+// The platform root: what `provena trust`, pdfsig (-nssdir) and `openssl ts -verify -CAfile` are given.
+const root = await db.selectFrom('platform_roots').select('certificate').executeTakeFirstOrThrow();
+fs.writeFileSync(path.join(out, 'platform-root.pem'), `-----BEGIN CERTIFICATE-----\n${root.certificate.match(/.{1,64}/g)!.join('\n')}\n-----END CERTIFICATE-----\n`);
 await ledger.stop();
 await db.destroy();
 fs.rmSync(tmp, { recursive: true, force: true });

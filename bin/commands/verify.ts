@@ -15,6 +15,7 @@ const MESSAGES: Partial<Record<ErrorKey, string>> = {
   parse_pdf_failed: 'certificate parse error',
   file_hashes_inconsistent: 'proof verification failed',
   expiration_time_verification_failed: 'the digital property proof file has expired, regenerate it',
+  page_signature_invalid: 'the certificate page was changed after the platform signed it, or is not signed',
   checkpoint_invalid: 'the log checkpoint in the proof is not signed by the platform or does not contain this block',
   anchor_not_found: 'the anchor transaction is not on the chain as the proof says',
   anchor_sender_unknown: "the anchor was not sent from the platform's anchoring address",
@@ -25,6 +26,7 @@ const MESSAGES: Partial<Record<ErrorKey, string>> = {
 
 const LABELS: Record<CheckId, string> = {
   pdf: 'PDF readable',
+  page_signature: 'page signature (PAdES, whole file, time-stamped)',
   package_present: 'proof package present',
   package_format: 'proof package format',
   platform_certificate: 'platform certificate chain',

@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { fromHex, toHex, utf8 } from './bytes.ts';
+import { fromBase64, fromHex, toHex, utf8 } from './bytes.ts';
+import { certificateFingerprint } from './platform-cert.ts';
 import { blockHash, derToP1363, encodeHeader, p1363ToDer } from './block.ts';
 import { leafHash, rootFromInclusionProof } from './merkle.ts';
 import { assetDna, fileCommitment, parseRecord } from './record.ts';
@@ -41,7 +42,8 @@ describe('proof package v1 test vector', () => {
       [{ leaf_index: json.leaf_index + 1 }, 'inclusion', 'file_hashes_inconsistent'],
       [{ block: { ...json.block, signature: json.statement.signature } }, 'block_signature', 'file_hashes_inconsistent'],
       [{ statement: { ...json.statement, issued_at: json.statement.issued_at - 1 } }, 'statement_signature', 'file_hashes_inconsistent'],
-      [{ platform_key: { ...json.platform_key, spki: 'AAAA' } }, 'platform_key', 'parse_pdf_failed'],
+      [{ platform_key: { ...json.platform_key, spki: 'AAAA' } }, 'platform_certificate', 'file_hashes_inconsistent'],
+      [{ platform_key: { ...json.platform_key, spki: 'AAAA' }, platform_certificates: undefined }, 'platform_key', 'parse_pdf_failed'],
     ];
     for (const [patch, check, key] of cases) {
       const v = await verifyPackage(await encodePackage({ ...json, ...patch }), { fileSha256: digest, now: FAR_PAST, trustedKeyIds: [keyId] });
@@ -57,11 +59,19 @@ describe('proof package v1 test vector', () => {
   });
 
   it('fails closed: intact but unpinned, or pinned to another key, is untrusted, never valid; a broken proof stays a failed check', async () => {
+    const rootFingerprint = certificateFingerprint(fromBase64(json.platform_certificates![1]!));
+    const chainless = await encodePackage({ ...json, platform_certificates: undefined });
     for (const pins of [{}, { trustedKeyIds: ['ab'.repeat(32)] }, { trustedRootFingerprints: ['cd'.repeat(32)] }]) {
+      // With its certificate chain, the root is what is not trusted.
       const v = await verifyPackage(gz, { fileSha256: digest, now: FAR_PAST, ...pins });
-      expect(v).toMatchObject({ isValid: false, isUntrusted: true, failedCheck: 'platform_key', message: 'proof_signer_untrusted', signer: { key_id: keyId, root_fingerprint: null } });
-      expect(v.checks.filter((c) => !c.isOk).map((c) => c.id)).toEqual(['platform_key']);
+      expect(v).toMatchObject({ isValid: false, isUntrusted: true, failedCheck: 'platform_certificate', message: 'proof_signer_untrusted', signer: { key_id: keyId, root_fingerprint: rootFingerprint } });
+      expect(v.checks.filter((c) => !c.isOk).map((c) => c.id)).toEqual(['platform_certificate']);
+      // A package from before chains is judged by its key alone.
+      const old = await verifyPackage(chainless, { fileSha256: digest, now: FAR_PAST, ...pins });
+      expect(old).toMatchObject({ isValid: false, isUntrusted: true, failedCheck: 'platform_key', message: 'proof_signer_untrusted', signer: { key_id: keyId, root_fingerprint: null } });
+      expect(old.checks.filter((c) => !c.isOk).map((c) => c.id)).toEqual(['platform_key']);
     }
+    expect((await verifyPackage(gz, { fileSha256: digest, now: FAR_PAST, trustedRootFingerprints: [rootFingerprint] })).isValid).toBe(true);
     // A failed check wins over the untrusted signer: the answer names what is broken.
     const wrongFile = await verifyPackage(gz, { fileSha256: 'ab'.repeat(32), now: FAR_PAST });
     expect(wrongFile).toMatchObject({ isValid: false, failedCheck: 'file_hash', message: 'hash_mismatch' });

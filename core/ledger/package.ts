@@ -7,6 +7,7 @@
  * a zero-knowledge proof, whatever the §7 paths (`zkp-proof-…`) are called.
  */
 import type { ErrorKey } from '../errors.ts';
+import { checkPageSignature, type PageSignature } from './page-signature.ts';
 import { verifyPlatformChain, type ChainVerdict } from './platform-cert.ts';
 import { AnchorUnreachableError, checkCheckpointAnchor, type RpcCall } from './anchor-check.ts';
 import { checkpointHash, verifyCheckpoint } from './checkpoint.ts';
@@ -157,6 +158,8 @@ export type CheckId =
   | 'checkpoint'
   | 'anchor'
   | 'expiry'
+  /** The PDF itself is signed by the platform (PAdES), over the whole file, time-stamped. */
+  | 'page_signature'
   /** Added by a platform's verify API: the proof's block and entry are in that platform's own ledger. */
   | 'platform_ledger';
 
@@ -435,8 +438,14 @@ export type PackageExtractor = (pdf: Uint8Array) => Promise<Uint8Array | null>;
 /** The whole check of "original + PDF proof", given a PDF reader for the runtime at hand. */
 export async function verifyCertificate(pdf: Uint8Array, extract: PackageExtractor, opts: VerifyOptions): Promise<Verdict> {
   const checks: Check[] = [];
-  // pdf.js may take (detach) the buffer it is given: note the size first.
+  // pdf.js may take (detach) the buffer it is given: note the size, and read the signature, first.
   const size = pdf.length;
+  let page: PageSignature;
+  try {
+    page = await checkPageSignature(pdf);
+  } catch (error) {
+    page = { isOk: false, detail: `the page signature could not be checked: ${error instanceof Error ? error.message : String(error)}` };
+  }
   let packageBytes: Uint8Array | null;
   try {
     packageBytes = await extract(pdf);
@@ -450,5 +459,23 @@ export async function verifyCertificate(pdf: Uint8Array, extract: PackageExtract
     return verdictOf(checks);
   }
   checks.push({ id: 'package_present', isOk: true, detail: `${PACKAGE_ATTACHMENT_NAME} (${packageBytes.length} bytes)` });
-  return verifyPackage(packageBytes, opts, checks);
+  const verdict = await verifyPackage(packageBytes, opts, checks);
+  // The page's signer must be of the same platform as the proof inside: its root is the
+  // proof's root (or, for a package without a chain, a root the verifier trusts).
+  const proofRoot = verdict.signer?.root_fingerprint ?? null;
+  const pageCheck: Check = !page.isOk
+    ? { id: 'page_signature', isOk: false, message: 'page_signature_invalid', detail: page.detail, facts: { reason: page.isUnsigned ? 'unsigned' : 'altered' } }
+    : proofRoot
+      ? page.rootFingerprint === proofRoot
+        ? { id: 'page_signature', isOk: true, detail: page.detail, facts: { at: page.signedAt, signer: page.signer } }
+        : { id: 'page_signature', isOk: false, message: 'page_signature_invalid', detail: `the page is signed under root ${page.rootFingerprint.slice(0, 16)}…, the proof under ${proofRoot.slice(0, 16)}…`, facts: { reason: 'other_root' } }
+      : opts.trustedRootFingerprints?.includes(page.rootFingerprint)
+        ? { id: 'page_signature', isOk: true, detail: page.detail, facts: { at: page.signedAt, signer: page.signer } }
+        : { id: 'page_signature', isOk: false, isUntrusted: true, message: UNTRUSTED, detail: `the page is signed under root ${page.rootFingerprint}, which is not trusted`, facts: { reason: 'other_root' } };
+  // After the package's own checks (their §8 messages come first: a missing or broken package,
+  // the wrong original) and before the log and expiry checks: an altered page outranks those.
+  const all = [...verdict.checks];
+  const at = all.findIndex((c) => c.id === 'checkpoint');
+  all.splice(at === -1 ? all.length : at, 0, pageCheck);
+  return verdictOf(all, verdict.summary, verdict.signer);
 }

@@ -104,6 +104,8 @@ export type ProofsTable = {
   updated_at: number;
   /** zh, en or ja: the certificate's main language (the registrant's). */
   locale: Generated<string>;
+  /** 1 when `pdf` carries the platform's page signature (PAdES); older certificates are signed in place. */
+  page_signed: Generated<number>;
 };
 
 export type EnterprisesTable = {

@@ -21,6 +21,8 @@ export const CERTIFICATE_TEXT = {
   issuedAt: { zh: '签发时间', en: 'Issued at', ja: '発行日時' },
   expiresAt: { zh: '有效期至', en: 'Valid until', ja: '有効期限' },
   platformKey: { zh: '平台签名密钥', en: 'Platform signing key', ja: 'プラットフォーム署名鍵' },
+  /** The PDF signature's /Reason (shown in a reader's signature panel). */
+  signatureReason: { zh: '平台签发的存证证书：签名后任何改动都会使签名失效', en: 'Proof certificate issued by the platform: any change after signing breaks this signature', ja: 'プラットフォームが発行した存在証明書：署名後の変更はすべて署名を無効にします' },
   proves: {
     zh: '本证书证明：上述企业于登记时间在本平台登记了指纹为上述值的文件；登记记录已写入只可追加、由平台签名的公开账本，此后无法被修改或删除而不被发现。',
     en: 'This certificate proves that the enterprise above registered, at the time shown, a file with the fingerprint above; the registration is in a public, append-only ledger signed by the platform, and cannot be changed or removed since without detection.',

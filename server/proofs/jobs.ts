@@ -1,7 +1,8 @@
 import type { Db } from '../db/database.ts';
 import type { Ledger, BlockRow } from '../ledger/ledger.ts';
 import { buildProofPackage } from './package-builder.ts';
-import { renderCertificate, type CertificateAsset } from './pdf.ts';
+import { renderCertificate, signExistingCertificate, type CertificateAsset } from './pdf.ts';
+import { loadPlatformSigner } from '../keys/platform-keys.ts';
 import { ASSET_TYPE_TEXT, VAULT_FILE_TEXT } from './certificate-text.ts';
 import type { CertificateLocale } from '../locale.ts';
 
@@ -68,6 +69,9 @@ export class ProofJobs {
           while ((await this.runBatch()) > 0) {
             /* until no job waits */
           }
+          while ((await this.signLegacyBatch()) > 0) {
+            /* until every stored certificate carries the page signature */
+          }
         } catch (error) {
           this.log.error({ err: error }, 'proof generation pass failed');
         }
@@ -110,6 +114,29 @@ export class ProofJobs {
     return jobs.length;
   }
 
+  /**
+   * Certificates rendered before pages were signed: each is signed in place, once (the
+   * page stays as it was issued; the time-stamp says when it was signed). Verifiers
+   * refuse an unsigned page, so this runs at boot, after the waiting certificates.
+   */
+  private async signLegacyBatch(): Promise<number> {
+    const rows = await this.db.selectFrom('proofs').select(['dna', 'pdf', 'generation', 'locale']).where('page_signed', '=', 0).where('pdf', 'is not', null).limit(20).execute();
+    if (rows.length === 0) return 0;
+    const signing = { proof: await loadPlatformSigner(this.db, 'proof'), tsa: await loadPlatformSigner(this.db, 'tsa') };
+    const host = new URL(this.ledger.config.publicUrl).host;
+    for (const row of rows) {
+      try {
+        const pdf = await signExistingCertificate(new Uint8Array(row.pdf!), signing, isCertificateLocale(row.locale) ? row.locale : 'zh', host);
+        await this.db.updateTable('proofs').set({ pdf, page_signed: 1 }).where('dna', '=', row.dna).where('generation', '=', row.generation).where('page_signed', '=', 0).execute();
+      } catch (error) {
+        // Not tried again on every pass (-1); regenerating the certificate renders and signs it anew.
+        this.log.error({ err: error, dna: row.dna }, 'an older certificate could not be signed; regenerate it');
+        await this.db.updateTable('proofs').set({ page_signed: -1 }).where('dna', '=', row.dna).where('page_signed', '=', 0).execute();
+      }
+    }
+    return rows.length;
+  }
+
   /** What the certificate names: the digital asset or vault file registered under this DNA, if any. */
   private async assetOf(dna: string): Promise<CertificateAsset | null> {
     const asset = await this.db.selectFrom('assets').select(['name', 'type', 'size']).where('dna', '=', dna).executeTakeFirst();
@@ -149,12 +176,14 @@ export class ProofJobs {
       fallbackFontFile: this.ledger.config.fallbackFontFile,
       locale: isCertificateLocale(proof.locale) ? proof.locale : 'zh',
       asset: await this.assetOf(dna),
+      signing: { proof: await loadPlatformSigner(this.db, 'proof'), tsa: await loadPlatformSigner(this.db, 'tsa') },
     });
     await this.db
       .updateTable('proofs')
       .set({
         status: proof.generation > 1 ? PROOF_STATUS.regenerated : PROOF_STATUS.generated,
         pdf,
+        page_signed: 1,
         issued_at: pkg.statement.issued_at,
         expires_at: pkg.statement.expires_at,
         error: null,

@@ -1,5 +1,6 @@
 import fs from 'node:fs';
 import { PDFDocument, PDFName, PDFString, StandardFonts, rgb, type PDFFont, type PDFPage } from 'pdf-lib';
+import { preparePades, signPreparedPdf, type PadesKeys } from './pades.ts';
 import fontkit from '@pdf-lib/fontkit';
 import qrcode from 'qrcode-generator';
 import { encodePackage, PACKAGE_ATTACHMENT_NAME, type ProofPackage } from '../../core/ledger/package.ts';
@@ -144,6 +145,8 @@ export type CertificateInput = {
   locale?: CertificateLocale;
   /** What was registered, when the ledger entry belongs to an asset or a vault file. */
   asset?: CertificateAsset | null;
+  /** The platform's proof-signing and time-stamping keys: with them the page is signed (PAdES B-LT). */
+  signing?: PadesKeys | null;
 };
 
 /**
@@ -151,7 +154,7 @@ export type CertificateInput = {
  * registrant's language with the other two beside it; a QR code and the address of the
  * verification page; the gzip'd package attached for offline checks.
  */
-export async function renderCertificate({ pkg, verifyUrl, fontFile, fallbackFontFile = null, locale = 'zh', asset = null }: CertificateInput): Promise<Uint8Array> {
+export async function renderCertificate({ pkg, verifyUrl, fontFile, fallbackFontFile = null, locale = 'zh', asset = null, signing = null }: CertificateInput): Promise<Uint8Array> {
   const record = parseRecord(pkg.record);
   if (!record) throw new Error('package record is not canonical');
   const T = CERTIFICATE_TEXT;
@@ -260,7 +263,21 @@ export async function renderCertificate({ pkg, verifyUrl, fontFile, fallbackFont
     creationDate: new Date(pkg.statement.issued_at),
     modificationDate: new Date(pkg.statement.issued_at),
   });
-  return doc.save({ useObjectStreams: false });
+  if (!signing) return doc.save({ useObjectStreams: false });
+  const at = new Date(pkg.statement.issued_at);
+  preparePades(doc, signing, at, { reason: T.signatureReason[locale], location: new URL(pkg.explorer_url).host, name: 'Provena' });
+  return signPreparedPdf(await doc.save({ useObjectStreams: false }), signing, at);
+}
+
+/**
+ * Signs a certificate rendered before pages were signed, as it is: the same page, now
+ * with the platform's PAdES signature over the whole file (time-stamped now).
+ */
+export async function signExistingCertificate(pdf: Uint8Array, signing: PadesKeys, locale: CertificateLocale, host: string): Promise<Uint8Array> {
+  const doc = await PDFDocument.load(pdf, { updateMetadata: false });
+  const at = new Date();
+  preparePades(doc, signing, at, { reason: CERTIFICATE_TEXT.signatureReason[locale], location: host, name: 'Provena' });
+  return signPreparedPdf(await doc.save({ useObjectStreams: false }), signing, at);
 }
 
 function addLink(doc: PDFDocument, page: PDFPage, url: string, rect: { x: number; y: number; width: number; height: number }): void {

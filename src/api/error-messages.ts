@@ -46,6 +46,7 @@ export const ERROR_MESSAGES: Record<ErrorKey, MessageDescriptor> = {
   parse_pdf_failed: msg`The certificate could not be parsed`,
   file_hashes_inconsistent: msg`Proof verification failed`,
   expiration_time_verification_failed: msg`The digital property proof file has expired, please regenerate it`,
+  page_signature_invalid: msg`The certificate page is not the one the platform signed: it was changed after signing, or it is not signed`,
   checkpoint_invalid: msg`The log checkpoint in the proof is not signed by the platform or does not contain this block`,
   anchor_not_found: msg`The anchor transaction is not on the chain as the proof says`,
   anchor_sender_unknown: msg`The anchor was not sent from the platform's published anchoring address`,

@@ -39,10 +39,12 @@ beforeAll(async () => {
   await h.app.proofs.drain();
   const pdf = (await h.app.db.selectFrom('proofs').select('pdf').where('dna', '=', r.dna).executeTakeFirstOrThrow()).pdf!;
   pkg = await decodePackage((await extractPackageNode(new Uint8Array(pdf)))!);
-  rootFingerprint = ((await h.request({ method: 'GET', url: '/api/v1/ledger/platform-roots' })).json().data as { fingerprint: string }[])[0]!.fingerprint;
+  const roots = (await h.request({ method: 'GET', url: '/api/v1/ledger/platform-roots' })).json().data as { fingerprint: string; certificate: string }[];
+  rootFingerprint = roots[0]!.fingerprint;
   dir = fs.mkdtempSync(path.join(os.tmpdir(), 'provena-doc-'));
   fs.writeFileSync(path.join(dir, 'original.txt'), content);
   fs.writeFileSync(path.join(dir, 'proof.pdf'), pdf);
+  fs.writeFileSync(path.join(dir, 'root.pem'), `-----BEGIN CERTIFICATE-----\n${roots[0]!.certificate.match(/.{1,64}/g)!.join('\n')}\n-----END CERTIFICATE-----\n`);
 });
 afterAll(async () => {
   await h?.close();
@@ -56,7 +58,7 @@ const run = (lang: string, code: string) =>
 
 describe('docs/proof-format.md', () => {
   it('has the code blocks this test knows, and its package example lists the package fields', () => {
-    expect(blocks.map((b) => b.lang)).toEqual(['json', 'sh', 'python', 'python', 'sh', 'sh']);
+    expect(blocks.map((b) => b.lang)).toEqual(['json', 'sh', 'python', 'python', 'sh', 'python', 'sh', 'sh']);
     const documented = [...blocks[0]!.code.matchAll(/^ {2}"(\w+)":/gm)].map((m) => m[1]);
     expect(documented).toEqual(Object.keys(pkg));
     const statement = /"statement": \{(.*)\}/.exec(blocks[0]!.code)![1]!;
@@ -118,6 +120,17 @@ describe('docs/proof-format.md', () => {
     expect(checkpoint.code).toContain('.checkpoint.note');
     expect(pkg.checkpoint).toBeTruthy();
     expect(run(checkpoint.lang, checkpoint.code).trim()).toBe('Verified OK');
+
+    // 9. the page signature: the bytes it covers, its CMS and time-stamp token (Python), then pdfsig and OpenSSL.
+    const [extract, tools] = [blocks[5]!, blocks[6]!];
+    expect(run(extract.lang, extract.code).trim()).toBe('whole file signed: True');
+    expect(run(tools.lang, tools.code).trimEnd().split('\n')).toEqual([
+      '  - Total document signed',
+      '  - Signature Validation: Signature is Valid.',
+      '  - Certificate Validation: Certificate is Trusted.',
+      'CMS Verification successful',
+      'Verification: OK',
+    ]);
 
     // The anchor block needs a chain node ($RPC_URL); this proof has no anchor.
     expect(blocks.filter((b) => needsChain(b.code))).toHaveLength(1);

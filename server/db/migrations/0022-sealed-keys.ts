@@ -5,7 +5,8 @@ import type { Kysely } from 'kysely';
  * the PKCS#8 now holds a sealed envelope (server/keys/keyring.ts; rows written before this
  * migration are sealed at the next boot). Proof-signing and time-stamping keys get a table
  * of their own, and block keys a retirement time, so keys can rotate while every key that
- * signed something stays listed.
+ * signed something stays listed. Proof rows note whether their PDF carries the page
+ * signature, so certificates rendered before it get signed once.
  */
 export function sealedKeys() {
   return {
@@ -25,6 +26,8 @@ export function sealedKeys() {
         .addColumn('created_at', 'bigint', (c) => c.notNull())
         .addColumn('retired_at', 'bigint')
         .execute();
+      // Certificates rendered before pages were signed are signed in place by the proof jobs (page_signed 0 → 1).
+      await db.schema.alterTable('proofs').addColumn('page_signed', 'integer', (c) => c.notNull().defaultTo(0)).execute();
       await db.schema.createIndex('platform_keys_purpose').on('platform_keys').columns(['purpose', 'created_at']).execute();
     },
   };

@@ -25,6 +25,11 @@ export function checkDetail(check: Check, i18n: I18n): string {
   switch (check.id) {
     case 'pdf':
       return check.isOk ? i18n._(msg`PDF read (${i18n.number(Number(f.bytes ?? 0))} bytes).`) : i18n._(msg`The file is not a readable PDF.`);
+    case 'page_signature':
+      if (check.isOk) return i18n._(msg`Signed by ${String(f.signer ?? '')}, time-stamped ${when(f.at)}; nothing was changed or added after signing.`);
+      if (f.reason === 'unsigned') return i18n._(msg`This PDF is not signed by the platform: it was issued before certificates were signed, or its signature was removed.`);
+      if (f.reason === 'other_root') return i18n._(msg`The page is signed by another platform than the one that issued the proof inside it.`);
+      return i18n._(msg`The PDF was changed after the platform signed it (an edited page, or something appended): the page you see is not the one the platform issued.`);
     case 'package_present':
       return check.isOk ? i18n._(msg`The certificate carries its machine-readable proof package.`) : i18n._(msg`The PDF has no proof package: it is not a certificate issued by the platform, or it was re-saved by another program.`);
     case 'package_format':
@@ -78,6 +83,7 @@ const NEXT_STEPS: Partial<Record<ErrorKey, MessageDescriptor>> = {
   gzip_invalid_header: msg`The proof inside the PDF is damaged. Download the certificate again from the platform.`,
   parse_pdf_failed: msg`Choose the PDF certificate as downloaded from the platform.`,
   file_hashes_inconsistent: msg`The certificate was altered after it was issued. Do not rely on it: download it again from the platform, or ask the registrant for it.`,
+  page_signature_invalid: msg`Do not rely on what the page shows. Download the certificate again from the platform; a certificate issued before pages were signed can be regenerated on the asset's page.`,
   checkpoint_invalid: msg`The certificate's log checkpoint was altered or comes from another log. Download the certificate again from the platform.`,
   proof_not_in_ledger: msg`This platform has no record of the proof: it was issued elsewhere, or forged. Do not rely on it.`,
   anchor_not_found: msg`The public chain does not show the anchor the proof names. Ask the platform; keep both files.`,

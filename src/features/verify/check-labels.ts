@@ -5,6 +5,7 @@ import type { CheckId } from '../../../core/ledger/package.ts';
 /** What each proof check establishes, in the reader's language. */
 export const CHECK_LABELS: Record<CheckId, MessageDescriptor> = {
   pdf: msg`The PDF can be read`,
+  page_signature: msg`The page is the one the platform signed (whole file, time-stamped)`,
   package_present: msg`The PDF carries a proof package`,
   package_format: msg`The proof package format is valid`,
   platform_certificate: msg`The platform's root certificate certifies the signing key`,

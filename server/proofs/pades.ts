@@ -1,0 +1,163 @@
+/**
+ * The certificate page is signed: PAdES baseline B-LT (ETSI EN 319 142-1). A CAdES
+ * detached CMS signature over the whole file (ByteRange from byte 0 to the end, around
+ * /Contents) by the platform's proof-signing key, with an RFC 3161 time-stamp token on
+ * the signature value from the platform's own time-stamping authority, and the
+ * certificates that validate both in the document's DSS, so it validates offline.
+ *
+ * @signpdf places the signature dictionary into the pdf-lib document and fills the
+ * ByteRange and /Contents; the CMS and the time-stamp token are built here with pkijs
+ * (node-forge, which @signpdf's own signer uses, does not do ECDSA). Keys are used only
+ * through their Signer: a sealed software key or an HSM.
+ */
+import * as asn1js from 'asn1js';
+import * as pkijs from 'pkijs';
+import { PDFDocument, PDFName, PDFArray } from 'pdf-lib';
+import * as signpdfModule from '@signpdf/signpdf';
+import { pdflibAddPlaceholder } from '@signpdf/placeholder-pdf-lib';
+import { Signer as SignpdfSigner, SUBFILTER_ETSI_CADES_DETACHED } from '@signpdf/utils';
+import { sha256 } from '../../core/ledger/bytes.ts';
+import { p1363ToDer } from '../../core/crypto/keys.ts';
+import { derSortedAttributes, OID, signedAttributesToSign, signingCertificateV2, TSA_POLICY_OID } from '../../core/crypto/cms.ts';
+import type { CertifiedSigner } from '../keys/signer.ts';
+
+// A CommonJS module: its default export is the SignPdf instance (one level deeper under ESM interop).
+type SignPdf = { sign(pdf: Buffer, signer: SignpdfSigner, signingTime?: Date): Promise<Buffer> };
+const cjs = signpdfModule as unknown as { default: SignPdf & { default?: SignPdf } };
+const signpdf: SignPdf = cjs.default.default ?? cjs.default;
+
+/** Room for the CMS in /Contents, in bytes (hex doubles it): three certificates and a token need about 3 KB. */
+const SIGNATURE_BYTES = 12_288;
+
+export type PadesKeys = { proof: CertifiedSigner; tsa: CertifiedSigner };
+
+function parseCertificate(der: Uint8Array): pkijs.Certificate {
+  return pkijs.Certificate.fromBER(der.slice().buffer);
+}
+
+const sha256Algorithm = () => new pkijs.AlgorithmIdentifier({ algorithmId: OID.sha256 });
+const ecdsaAlgorithm = () => new pkijs.AlgorithmIdentifier({ algorithmId: OID.ecdsaWithSha256 });
+
+/**
+ * A CMS SignedData signed by `key` over `content`'s digest: the signed attributes are the
+ * content type, the message digest and signing-certificate-v2 (no signing time: PAdES
+ * takes the time from the time-stamp). `eContent` is embedded (a time-stamp token's
+ * TSTInfo) or left out (a detached PDF signature).
+ */
+async function signedData(opts: {
+  key: CertifiedSigner;
+  contentType: string;
+  digest: Uint8Array;
+  eContent?: Uint8Array;
+  certificates: Uint8Array[];
+  unsignedAttributes?: (signature: Uint8Array) => Promise<pkijs.Attribute[]>;
+}): Promise<pkijs.ContentInfo> {
+  const cert = parseCertificate(opts.key.certificates[0]!);
+  const attributes = derSortedAttributes([
+    new pkijs.Attribute({ type: OID.contentType, values: [new asn1js.ObjectIdentifier({ value: opts.contentType })] }),
+    new pkijs.Attribute({ type: OID.messageDigest, values: [new asn1js.OctetString({ valueHex: opts.digest.slice().buffer })] }),
+    signingCertificateV2(cert),
+  ]);
+  const signature = p1363ToDer(await opts.key.signer.sign(signedAttributesToSign(attributes)));
+  const signerInfo = new pkijs.SignerInfo({
+    version: 1,
+    sid: new pkijs.IssuerAndSerialNumber({ issuer: cert.issuer, serialNumber: cert.serialNumber }),
+    digestAlgorithm: sha256Algorithm(),
+    signedAttrs: new pkijs.SignedAndUnsignedAttributes({ type: 0, attributes }),
+    signatureAlgorithm: ecdsaAlgorithm(),
+    signature: new asn1js.OctetString({ valueHex: signature.slice().buffer }),
+  });
+  const unsigned = await opts.unsignedAttributes?.(signature);
+  if (unsigned?.length) signerInfo.unsignedAttrs = new pkijs.SignedAndUnsignedAttributes({ type: 1, attributes: unsigned });
+  const signed = new pkijs.SignedData({
+    version: 1,
+    digestAlgorithms: [sha256Algorithm()],
+    encapContentInfo: new pkijs.EncapsulatedContentInfo({
+      eContentType: opts.contentType,
+      ...(opts.eContent ? { eContent: new asn1js.OctetString({ valueHex: opts.eContent.slice().buffer }) } : {}),
+    }),
+    certificates: opts.certificates.map(parseCertificate),
+    signerInfos: [signerInfo],
+  });
+  return new pkijs.ContentInfo({ contentType: OID.signedData, content: signed.toSchema(true) });
+}
+
+/**
+ * An RFC 3161 time-stamp token from the platform's TSA: TSTInfo (policy TSA_POLICY_OID,
+ * SHA-256 message imprint, a random serial, the time to the second, accuracy one second,
+ * the TSA's name) in a SignedData signed by the TSA key, with the TSA's certificate.
+ */
+export async function timeStampToken(tsa: CertifiedSigner, imprint: Uint8Array, at: Date): Promise<pkijs.ContentInfo> {
+  const tsaCert = parseCertificate(tsa.certificates[0]!);
+  const serial = crypto.getRandomValues(new Uint8Array(16));
+  serial[0]! &= 0x7f;
+  const tstInfo = new pkijs.TSTInfo({
+    version: 1,
+    policy: TSA_POLICY_OID,
+    messageImprint: new pkijs.MessageImprint({ hashAlgorithm: sha256Algorithm(), hashedMessage: new asn1js.OctetString({ valueHex: imprint.slice().buffer }) }),
+    serialNumber: new asn1js.Integer({ valueHex: serial.buffer }),
+    genTime: new Date(Math.floor(at.getTime() / 1000) * 1000),
+    accuracy: new pkijs.Accuracy({ seconds: 1 }),
+    ordering: false,
+    tsa: new pkijs.GeneralName({ type: 4, value: tsaCert.subject }),
+  });
+  const der = new Uint8Array(tstInfo.toSchema().toBER(false));
+  return signedData({ key: tsa, contentType: OID.tstInfo, digest: sha256(der), eContent: der, certificates: [tsa.certificates[0]!] });
+}
+
+/** The CMS for the PDF signature: detached, over `covered`, time-stamped on its signature value. */
+export async function padesCms(keys: PadesKeys, covered: Uint8Array, at: Date): Promise<Uint8Array> {
+  const info = await signedData({
+    key: keys.proof,
+    contentType: OID.data,
+    digest: sha256(covered),
+    certificates: keys.proof.certificates,
+    unsignedAttributes: async (signature) => {
+      const token = await timeStampToken(keys.tsa, sha256(signature), at);
+      return [new pkijs.Attribute({ type: OID.signatureTimeStampToken, values: [token.toSchema()] })];
+    },
+  });
+  return new Uint8Array(info.toSchema().toBER(false));
+}
+
+class CmsSigner extends SignpdfSigner {
+  private readonly keys: PadesKeys;
+  private readonly at: Date;
+  constructor(keys: PadesKeys, at: Date) {
+    super();
+    this.keys = keys;
+    this.at = at;
+  }
+  override async sign(pdfBuffer: Buffer): Promise<Buffer> {
+    return Buffer.from(await padesCms(this.keys, new Uint8Array(pdfBuffer), this.at));
+  }
+}
+
+/**
+ * Puts the validation material (the DSS: every certificate of the proof signer's and the
+ * TSA's chains) and an empty signature field into `doc`. Both go in before signing, so the
+ * signature covers them and the whole file: anything appended later breaks it.
+ */
+export function preparePades(doc: PDFDocument, keys: PadesKeys, at: Date, labels: { reason: string; location: string; name: string }): void {
+  const unique = new Map<string, Uint8Array>();
+  for (const der of [...keys.proof.certificates, ...keys.tsa.certificates]) unique.set(Buffer.from(der).toString('base64'), der);
+  const certs = PDFArray.withContext(doc.context);
+  for (const der of unique.values()) certs.push(doc.context.register(doc.context.stream(der)));
+  doc.catalog.set(PDFName.of('DSS'), doc.context.obj({ Certs: certs }));
+  pdflibAddPlaceholder({
+    pdfDoc: doc,
+    reason: labels.reason,
+    location: labels.location,
+    name: labels.name,
+    contactInfo: '',
+    signingTime: at,
+    signatureLength: SIGNATURE_BYTES,
+    subFilter: SUBFILTER_ETSI_CADES_DETACHED,
+    appName: 'Provena',
+  });
+}
+
+/** Signs a PDF saved (without object streams) from a document `preparePades` prepared. */
+export async function signPreparedPdf(bytes: Uint8Array, keys: PadesKeys, at: Date): Promise<Uint8Array> {
+  return new Uint8Array(await signpdf.sign(Buffer.from(bytes), new CmsSigner(keys, at)));
+}
