@@ -36,11 +36,17 @@ export type ProofStatement = {
    * Absent from statements signed before checkpoint anchoring (their encoding is unchanged).
    */
   anchor_address?: string;
+  /**
+   * "pades": the certificate carrying this statement is a signed PDF, so a copy without a
+   * page signature was stripped. Absent from statements signed before pages were signed: such
+   * a certificate may be unsigned, and then only its package is proven (the page check is skipped).
+   */
+  page?: 'pades';
 };
 
 export function encodeStatement(s: ProofStatement): string {
   const base = { v: s.v, type: 'provena-proof-statement', asset_dna: s.asset_dna, leaf_hash: s.leaf_hash, block_height: s.block_height, block_hash: s.block_hash, issued_at: s.issued_at, expires_at: s.expires_at };
-  return JSON.stringify(s.anchor_address === undefined ? base : { ...base, anchor_address: s.anchor_address });
+  return JSON.stringify({ ...base, ...(s.anchor_address === undefined ? {} : { anchor_address: s.anchor_address }), ...(s.page === undefined ? {} : { page: s.page }) });
 }
 
 export type Anchor = { chain_id: number; tx_hash: string; block_number: number; contract?: string };
@@ -132,6 +138,7 @@ export async function decodePackage(bytes: Uint8Array): Promise<ProofPackage> {
     Number.isSafeInteger(p.statement.issued_at) && Number.isSafeInteger(p.statement.expires_at) &&
     typeof p.statement.signature === 'string' &&
     (p.statement.anchor_address === undefined || (typeof p.statement.anchor_address === 'string' && /^0x[0-9a-f]{40}$/.test(p.statement.anchor_address))) &&
+    (p.statement.page === undefined || p.statement.page === 'pades') &&
     (p.checkpoint === undefined ||
       (typeof p.checkpoint === 'object' && p.checkpoint !== null && typeof p.checkpoint.note === 'string' && p.checkpoint.note.length <= 4096 &&
         Array.isArray(p.checkpoint.consistency) && p.checkpoint.consistency.length <= 128 && p.checkpoint.consistency.every((x) => typeof x === 'string' && HEX64.test(x)))) &&
@@ -459,11 +466,23 @@ export async function verifyCertificate(pdf: Uint8Array, extract: PackageExtract
     return verdictOf(checks);
   }
   checks.push({ id: 'package_present', isOk: true, detail: `${PACKAGE_ATTACHMENT_NAME} (${packageBytes.length} bytes)` });
+  let statementPage: ProofStatement['page'] | null = null;
+  try {
+    statementPage = (await decodePackage(packageBytes.slice())).statement.page;
+  } catch {
+    // verifyPackage names the failure
+  }
   const verdict = await verifyPackage(packageBytes, opts, checks);
   // The page's signer must be of the same platform as the proof inside: its root is the
   // proof's root (or, for a package without a chain, a root the verifier trusts).
   const proofRoot = verdict.signer?.root_fingerprint ?? null;
-  const pageCheck: Check = !page.isOk
+  // A certificate issued before pages were signed (its signed statement does not say "pades")
+  // may be unsigned: its package is proven, its page is not, and the check says so. One whose
+  // statement says "pades" and has no signature was stripped.
+  const isLegacyUnsigned = !page.isOk && page.isUnsigned === true && statementPage === undefined && verdict.checks.some((c) => c.id === 'statement_signature' && c.isOk);
+  const pageCheck: Check = isLegacyUnsigned
+    ? { id: 'page_signature', isOk: true, isSkipped: true, detail: 'not signed: issued before certificate pages were signed; the proof package is verified, the page text is not', facts: { reason: 'legacy' } }
+    : !page.isOk
     ? { id: 'page_signature', isOk: false, message: 'page_signature_invalid', detail: page.detail, facts: { reason: page.isUnsigned ? 'unsigned' : 'altered' } }
     : proofRoot
       ? page.rootFingerprint === proofRoot

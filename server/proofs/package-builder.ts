@@ -35,6 +35,8 @@ export async function buildProofPackage(ledger: Ledger, entry: EntryRow, block: 
     issued_at: times.issuedAt,
     expires_at: times.expiresAt,
     ...(times.anchorAddress ? { anchor_address: times.anchorAddress.toLowerCase() } : {}),
+    // Every certificate is signed (PAdES) from here on: a copy without its signature was stripped.
+    page: 'pades',
   };
   return {
     format: PACKAGE_FORMAT,

@@ -148,10 +148,35 @@ describe('the certificate page is signed (PAdES B-LT)', () => {
     expect(v.checks.find((c) => c.id === 'page_signature')).toMatchObject({ isOk: false, message: 'page_signature_invalid' });
   });
 
-  it('refuses an unsigned certificate (issued before page signatures, or its signature stripped)', async () => {
+  it('refuses a certificate whose page signature was stripped (its statement says the page is signed)', async () => {
     const pkg = await decodePackage((await extractPackageNode(pdf.slice()))!);
     const unsigned = await renderCertificate({ pkg, verifyUrl: 'https://provena.example/verify-file', fontFile: h.app.ledger.config.fontFile, fallbackFontFile: h.app.ledger.config.fallbackFontFile });
     expectOnlyPageFails(await verify(unsigned), 'unsigned');
+  });
+
+  it('still verifies a certificate issued before pages were signed (a real v1 vector), its page check skipped with a note', async () => {
+    const dir = path.resolve('tests/fixtures/proof-v1-unsigned');
+    const bytes = new Uint8Array(fs.readFileSync(path.join(dir, 'proof.pdf')));
+    const key = JSON.parse(fs.readFileSync(path.join(dir, 'platform-key.json'), 'utf8')) as { key_id: string };
+    const pkg = await decodePackage((await extractPackageNode(bytes.slice()))!);
+    expect(pkg.statement.page).toBeUndefined();
+    expect(await checkPageSignature(bytes.slice())).toMatchObject({ isOk: false, isUnsigned: true });
+    const v = await verifyCertificate(bytes.slice(), extractPackageNode, { fileSha256: sha(fs.readFileSync(path.join(dir, 'original.txt'))), now: Date.now(), trustedKeyIds: [key.key_id] });
+    expect(v.isValid).toBe(true);
+    expect(v.checks.find((c) => c.id === 'page_signature')).toMatchObject({ isOk: true, isSkipped: true, facts: { reason: 'legacy' } });
+    // The CLI says so and exits 0.
+    const cli = spawnSync(process.execPath, ['bin/provena.ts', 'verify', path.join(dir, 'original.txt'), path.join(dir, 'proof.pdf'), '--trust', key.key_id], { encoding: 'utf8' });
+    expect(cli.status).toBe(0);
+    expect(cli.stdout).toMatch(/issued before certificate pages were signed/);
+  });
+
+  it('a new certificate cannot pass as an old unsigned one: its signed statement says "pades", and dropping that breaks the statement signature', async () => {
+    const pkg = await decodePackage((await extractPackageNode(pdf.slice()))!);
+    expect(pkg.statement.page).toBe('pades');
+    const { page: _dropped, ...rest } = pkg.statement;
+    const stripped = await renderCertificate({ pkg: { ...pkg, statement: rest }, verifyUrl: 'https://provena.example/verify-file', fontFile: h.app.ledger.config.fontFile, fallbackFontFile: h.app.ledger.config.fallbackFontFile });
+    const v = await verify(stripped);
+    expect(v).toMatchObject({ isValid: false, failedCheck: 'statement_signature' });
   });
 
   it('signs a certificate stored before pages were signed, in place, at the next pass of the proof jobs', async () => {

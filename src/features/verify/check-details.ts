@@ -20,6 +20,7 @@ export function checkDetail(check: Check, i18n: I18n): string {
     if (check.id === 'anchor') return i18n._(msg`Not checked here: the anchor is checked against a node of its chain (provena verify --rpc, or the platform's verify API).`);
     if (check.id === 'checkpoint') return i18n._(msg`This proof was issued before checkpoints existed.`);
     if (check.id === 'platform_certificate') return i18n._(msg`This proof was issued before certificate chains existed: its key is judged by its id.`);
+    if (check.id === 'page_signature') return i18n._(msg`This certificate was issued before certificate pages were signed: the proof inside it is verified, the text printed on the page is not. Regenerate it on the asset's page for a signed copy.`);
     return i18n._(msg`Not applicable to this proof.`);
   }
   switch (check.id) {
