@@ -1,5 +1,5 @@
 /**
- * npm run bench:score [-- --quick] — the enterprise score's two targets (issue 8):
+ * npm run bench:score [-- --quick] — the enterprise score's two targets:
  *
  * 1. One enterprise over two years (104 weeks) ≤ 1 s: score points + the per-week
  *    network analysis (graph, Burt constraint, Louvain communities with stable ids,

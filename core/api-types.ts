@@ -46,7 +46,7 @@ export type CompanyDto = {
   member_confirmed_status: number;
   status: number;
   invitation_code: string;
-  /** §3 integrals: the member's available credits in the displayed company (issue 6). */
+  /** §3 integrals: the member's available credits in the displayed company. */
   integrals: number;
   companies: CompanyListItem[];
   invited_company: InvitedCompany | null;

@@ -1,5 +1,5 @@
 /**
- * Digital assets (issue 6): the §3 asset types, the §5 rules of a file to register, and the
+ * Digital assets: the §3 asset types, the §5 rules of a file to register, and the
  * API shapes of /api/v1/assets, shared by the server and the browser.
  */
 import { PROJECT_DESCRIPTION_MAX, REGISTERED_FILE_NAME_MAX, toMillis } from './constants.ts';

@@ -43,9 +43,9 @@ export type DeploymentConfig = {
   chainBrowserHome: string;
   contactEmail: string;
   filingNumber: { default: string; xian: string };
-  /** §9 credits per registration, charged to the registering member when integralRequired is on (issue 6). */
+  /** §9 credits per registration, charged to the registering member when integralRequired is on. */
   credits: { assetRegistration: number; vaultFile: number };
-  /** How long an SMS-unlocked vault stays open (issue 6), bound to the login session. */
+  /** How long an SMS-unlocked vault stays open, bound to the login session. */
   vaultSessionSeconds: number;
   tablePageSize: number;
   menu: MenuVisibility;

@@ -1,5 +1,5 @@
 /**
- * The dashboard home (issue 6, §2 "a dashboard with counters and an activity feed"): the API
+ * The dashboard home (§2 "a dashboard with counters and an activity feed"): the API
  * shapes of GET /api/v1/home/summary and GET /api/v1/home/activity, shared by server and browser.
  *
  * §6: a plain member (roles 0, 4) sees counters and events of their own data; the super

@@ -1,5 +1,5 @@
 /**
- * Vault rules shared by the server and the browser (issue 6, §5, §8, §9).
+ * Vault rules shared by the server and the browser (§5, §8, §9).
  */
 import { PROJECT_DESCRIPTION_MAX, PROJECT_NAME_MAX, REGISTERED_FILE_NAME_MAX } from './constants.ts';
 import type { ErrorKey } from './errors.ts';
@@ -20,7 +20,7 @@ export function checkVaultFileName(raw: string): ErrorKey | null {
   return checkRequiredText(raw, REGISTERED_FILE_NAME_MAX);
 }
 
-/** What each vault log entry records (the project log of issue 6). */
+/** What each vault log entry records (the project log). */
 export const VAULT_ACTIONS = ['vault_unlocked', 'vault_locked', 'project_created', 'project_updated', 'file_registered', 'proof_downloaded'] as const;
 export type VaultAction = (typeof VAULT_ACTIONS)[number];
 

@@ -1,4 +1,5 @@
-import type { Anchor } from './package.ts';
+/** A chain transaction that carries a checkpoint's hash (the proof package's `anchor`). */
+export type Anchor = { chain_id: number; tx_hash: string; block_number: number; contract?: string };
 
 /**
  * Transaction data of a checkpoint anchor: the ASCII tag "provena-checkpoint/v1:" (domain

@@ -9,7 +9,7 @@
 import type { ErrorKey } from '../errors.ts';
 import { checkPageSignature, type PageSignature } from './page-signature.ts';
 import { verifyPlatformChain, type ChainVerdict } from './platform-cert.ts';
-import { AnchorUnreachableError, checkCheckpointAnchor, type RpcCall } from './anchor-check.ts';
+import { AnchorUnreachableError, checkCheckpointAnchor, type Anchor, type RpcCall } from './anchor-check.ts';
 import { checkpointHash, verifyCheckpoint } from './checkpoint.ts';
 import { equalBytes, fromBase64, fromHex, toHex, utf8 } from './bytes.ts';
 import { blockHash, encodeHeader, importPublicKey, isBlockHeader, keyId, verifyText, type BlockHeader } from './block.ts';
@@ -49,7 +49,7 @@ export function encodeStatement(s: ProofStatement): string {
   return JSON.stringify({ ...base, ...(s.anchor_address === undefined ? {} : { anchor_address: s.anchor_address }), ...(s.page === undefined ? {} : { page: s.page }) });
 }
 
-export type Anchor = { chain_id: number; tx_hash: string; block_number: number; contract?: string };
+export type { Anchor };
 
 export type ProofPackage = {
   format: typeof PACKAGE_FORMAT;

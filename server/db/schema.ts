@@ -200,7 +200,7 @@ export type LedgerCheckpointAnchorsTable = {
 };
 export type LedgerAnchorsTable = { height: number; block_hash: string; chain_id: number; tx_hash: string; block_number: number; anchored_at: number };
 
-/** Vault (issue 6): trade-secret projects, their registered files, the audit log, unlocked sessions. */
+/** Vault: trade-secret projects, their registered files, the audit log, unlocked sessions. */
 export type VaultProjectsTable = {
   id: Generated<number>;
   enterprise_id: number;
@@ -234,7 +234,7 @@ export type VaultLogsTable = {
 };
 export type VaultSessionsTable = { session_id: string; user_id: number; enterprise_id: number; unlocked_at: number; expires_at: number };
 
-/** Digital assets (issue 6): registered files of an enterprise with their §3 type. */
+/** Digital assets: registered files of an enterprise with their §3 type. */
 export type AssetsTable = {
   id: Generated<number>;
   enterprise_id: number;
@@ -250,7 +250,7 @@ export type AssetsTable = {
   created_at: number;
 };
 
-/** Stored files and disclosures (issue 7). */
+/** Stored files and disclosures. */
 export type StoredFilesTable = { id: string; size: number; created_at: number };
 export type StoredFileOwnersTable = { file_id: string; enterprise_id: number; user_id: number; name: string; created_at: number };
 export type DisclosuresTable = {
@@ -284,7 +284,7 @@ export type DisclosureReceiptsTable = {
   received_at: number;
 };
 
-/** Credits (issue 6): accounts (user_id null = the enterprise's pool), the movements ledger, top-up orders. */
+/** Credits: accounts (user_id null = the enterprise's pool), the movements ledger, top-up orders. */
 export type CreditAccountsTable = { id: Generated<number>; enterprise_id: number; user_id: number | null; balance: Generated<number>; created_at: number; updated_at: number };
 export type CreditMovementsTable = {
   id: Generated<number>;
@@ -317,7 +317,7 @@ export type CreditOrdersTable = {
   created_at: number;
   updated_at: number;
 };
-/** Membership history (issue 6 home feed): whom it is about, who did it, what (core/home.ts MEMBER_EVENT_KINDS). */
+/** Membership history (home feed): whom it is about, who did it, what (core/home.ts MEMBER_EVENT_KINDS). */
 export type MemberEventsTable = {
   id: Generated<number>;
   enterprise_id: number;

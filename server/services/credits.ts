@@ -23,7 +23,7 @@ import type { PaymentInstructions, PaymentProvider } from './payments.ts';
 import type { Paged } from '../../core/api-types.ts';
 
 /**
- * The credits ledger (issue 6). Balances live in credit_accounts (one pool per enterprise,
+ * The credits ledger. Balances live in credit_accounts (one pool per enterprise,
  * user_id null, and one account per member) and never go below zero: a debit is a
  * conditional UPDATE … WHERE balance >= amount (and a CHECK constraint backs it), so two
  * concurrent spends cannot both take the last credits, on SQLite or PostgreSQL. Every

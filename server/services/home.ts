@@ -17,7 +17,7 @@ import {
 } from '../../core/home.ts';
 
 /**
- * The dashboard home (issue 6): counters and the activity feed of an enterprise, as §6 lets
+ * The dashboard home: counters and the activity feed of an enterprise, as §6 lets
  * the caller see them. Each kind of data is one small function below: a counter adds its
  * numbers, a feed source lists its newest events older than a bound. Adding a source is adding
  * one such function to COUNTERS or FEED_SOURCES.

@@ -1,5 +1,5 @@
 /**
- * How top-up orders are paid (issue 6). An order is created pending; the provider says how
+ * How top-up orders are paid. An order is created pending; the provider says how
  * the payer pays it and how the platform learns that it was paid. Crediting the pool is
  * never the provider's business: `decideOrder` (services/credits.ts) does it exactly once,
  * whether an operator confirms in the console or a provider's callback does.

@@ -1,5 +1,5 @@
 /**
- * Crash test (issue 5): registrations (digital assets of one member's enterprise, free by
+ * Crash test: registrations (digital assets of one member's enterprise, free by
  * configuration) stream into a real server that is killed with
  * SIGKILL again and again, at random moments, including mid-seal. Afterwards every
  * acknowledged registration (HTTP 200) must be in the ledger, sealed after one more boot,

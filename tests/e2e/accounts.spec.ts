@@ -40,7 +40,7 @@ test.describe('accounts, end to end', () => {
 
     await registerThroughForm(page, 'zh', phone, 'Passw0rdA', '张三丰');
     await expectRealAuthNext(page);
-    // The dashboard waits for real-name and company authentication (§4, issue 4's dashboard guard).
+    // The dashboard waits for real-name and company authentication (§4).
     await page.goto('/dashboard/home');
     await expect(page).toHaveURL(/\/real-auth/);
     await expect(page).toHaveTitle(/Provena/);

@@ -280,7 +280,7 @@ export async function enrollOperatorInPage(page: Page, screenshotName?: string):
 }
 
 /**
- * Gives a member credits through the real path (issue 6): the administrator orders a top-up,
+ * Gives a member credits through the real path: the administrator orders a top-up,
  * the operator confirms it, the administrator allocates it to the member (themselves included).
  */
 export async function giveCredits(admin: Person, memberPhone: string, amount: number, operator: APIRequestContext): Promise<void> {

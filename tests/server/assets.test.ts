@@ -54,7 +54,7 @@ const summary = async (cookie: string) => (await h.request({ method: 'GET', url:
 
 let operator: string | undefined;
 /**
- * Credits the real way (issue 6): one top-up order for all of them, confirmed by a platform
+ * Credits the real way: one top-up order for all of them, confirmed by a platform
  * operator, then the administrator allocates `amount` to each member (themselves included).
  */
 async function giveCredits(admin: { cookie: string }, members: Array<{ phone: string }>, amount: number) {

@@ -2,7 +2,7 @@ import { operatorLogin } from './operator-helpers.ts';
 import type { Harness } from './harness.ts';
 
 /**
- * Credits through the real path (issue 6): an administrator orders a top-up, a platform
+ * Credits through the real path: an administrator orders a top-up, a platform
  * operator confirms it in the console API, the administrator allocates to the member.
  */
 

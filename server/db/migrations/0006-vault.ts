@@ -2,7 +2,7 @@ import type { Kysely } from 'kysely';
 import { primaryId, type Dialect } from '../dialect.ts';
 
 /**
- * The trade-secret vault (issue 6): projects, the files registered into them (each one a
+ * The trade-secret vault: projects, the files registered into them (each one a
  * ledger entry), the audit log of every vault action, and the unlocked-vault sessions.
  */
 export function vault(dialect: Dialect) {

@@ -2,7 +2,7 @@ import { sql, type ColumnDefinitionBuilder, type Kysely } from 'kysely';
 import type { Dialect } from '../dialect.ts';
 
 /**
- * The enterprise-score domain (issue 8): score enterprises (the map's nodes, one per
+ * The enterprise-score domain: score enterprises (the map's nodes, one per
  * platform enterprise plus imported and demo ones), source-code repositories, their
  * developers and contributions (the import target for history that predates the
  * platform), imported registered assets, the weekly score series and the links between

@@ -2,7 +2,7 @@ import { sql, type Kysely } from 'kysely';
 import { primaryId, type Dialect } from '../dialect.ts';
 
 /**
- * Credits (issue 6): one pool account per enterprise (user_id null) and one account per
+ * Credits: one pool account per enterprise (user_id null) and one account per
  * member, the movements ledger (every change of a balance is one row written in the same
  * transaction, so the movements of an account always sum to its balance), and top-up
  * orders paid through a payment provider.

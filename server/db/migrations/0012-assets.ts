@@ -2,7 +2,7 @@ import type { Kysely } from 'kysely';
 import { primaryId, type Dialect } from '../dialect.ts';
 
 /**
- * Digital assets (issue 6): each row is one registered file of an enterprise, a ledger entry
+ * Digital assets: each row is one registered file of an enterprise, a ledger entry
  * (kind `asset`) with its name, §3 type and description, and the credits its registration cost.
  */
 export function assets(dialect: Dialect) {

@@ -2,7 +2,7 @@ import { sql, type Kysely } from 'kysely';
 import { primaryId, type Dialect } from '../dialect.ts';
 
 /**
- * The dashboard home (issue 6): the membership history its feed shows (employees keeps only
+ * The dashboard home: the membership history its feed shows (employees keeps only
  * the current state, so "approved by whom, when" had nowhere to live), and the indexes that
  * let each feed source read its newest rows for one enterprise (or one member) without a scan.
  */

@@ -2,7 +2,7 @@ import { sql, type Kysely } from 'kysely';
 import { primaryId, type Dialect } from '../dialect.ts';
 
 /**
- * Enterprise keys in the platform's custody (issue 4, §3 private_key_status): the
+ * Enterprise keys in the platform's custody (§3 private_key_status): the
  * platform's issuing CA for enterprise certificates (certified by the platform root of
  * 0010), each deposited key (encrypted PKCS#8 PEM only; erased when custody ends), the
  * certificates issued for them (each one registered on the ledger), the key usage and

@@ -56,7 +56,7 @@ const listQuery = {
 } as const;
 
 /**
- * Digital assets (issue 6): registering files (one, or a batch with a result per file), the
+ * Digital assets: registering files (one, or a batch with a result per file), the
  * list with filters, paging and sorting, the detail by DNA and the proof PDF. Only the file's
  * §3 identity and size arrive: the bytes stay in the browser unless the user stores them.
  * §6: a plain member sees the assets they registered, roles 1, 2 and 3 all the enterprise's.

@@ -42,7 +42,7 @@ function checkAmount(value: unknown): number {
 }
 
 /**
- * Credits (issue 6; §3 available and consumed, §8 integrals not enough, §9 costs): balance
+ * Credits (§3 available and consumed, §8 integrals not enough, §9 costs): balance
  * summary, usage history, top-up orders and member top-up. §6: a member sees their own
  * account and movements; the confidentiality officer and administrators see the
  * enterprise's; only administrators (roles 1, 2) order top-ups and move credits.

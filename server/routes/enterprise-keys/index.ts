@@ -90,7 +90,7 @@ function checkEncryptedPem(pem: string): { iterations: number } {
 }
 
 /**
- * The enterprise key ceremony, custody and use (issue 4; docs/enterprise-keys.md), the
+ * The enterprise key ceremony, custody and use (docs/enterprise-keys.md), the
  * §7 v1 PUT /enterprises status changes, the operator review of cancelled custody, and
  * the public CA certificates and CRL.
  */

@@ -5,7 +5,7 @@ import { homeActivity, homeCounters, homeViewer, isVaultOpen, parseCursor, type 
 import { SIGNED_IN } from '../schemas.ts';
 
 /**
- * The dashboard home (issue 6): GET /api/v1/home/summary (counters) and GET
+ * The dashboard home: GET /api/v1/home/summary (counters) and GET
  * /api/v1/home/activity (the feed, newest first, paged by cursor). For confirmed members of
  * the displayed company; §6 decides whose data each caller sees (services/home.ts).
  */

@@ -36,7 +36,7 @@ function setRawHeader(request: FastifyRequest, name: string, value: string): voi
 }
 
 /**
- * Storing registered files (issue 7): tus resumable uploads at /api/v1/storage/uploads
+ * Storing registered files: tus resumable uploads at /api/v1/storage/uploads
  * (the session cookie authorises them; an upload belongs to the user who created it),
  * and what is stored for the caller's enterprise.
  */

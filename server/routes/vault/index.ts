@@ -37,7 +37,7 @@ function displayName(u: { real_name: string; name: string }): string {
 }
 
 /**
- * The trade-secret vault (issue 6). Every data call needs the vault unlocked by an SMS
+ * The trade-secret vault. Every data call needs the vault unlocked by an SMS
  * code to the member's own phone (POST /vault/authorization); the unlock lasts
  * `vaultSessionSeconds` within the login session, then calls answer §8
  * vault_login_status_expired. §6: a plain member sees only their own projects and files,

@@ -3,7 +3,7 @@ import { downloadFile } from '@/api/download.ts';
 import type { AssetBatchResponse, AssetDto, AssetListQuery, AssetPage, AssetRegisterInput, AssetRegistrantDto } from '../../../core/assets.ts';
 import type { CreditSummaryDto } from '../../../core/credits.ts';
 
-/** The /api/v1/assets calls (issue 6, §7 style: `{ data }`, paged lists, array parameters repeat the key). */
+/** The /api/v1/assets calls (§7 style: `{ data }`, paged lists, array parameters repeat the key). */
 
 export const fetchAssets = (query: AssetListQuery, signal?: AbortSignal) => api.get<AssetPage>('/v1/assets', { query, signal });
 export const fetchRegistrants = (signal?: AbortSignal) => api.get<AssetRegistrantDto[]>('/v1/assets/registrants', { signal });

@@ -2,7 +2,7 @@ import { ASSET_BATCH_MAX, nameFromFileName, type AssetBatchResponse, type AssetD
 import type { FilesHashOptions, HashProgress, HashResult } from '../../../workers/hash/hash-service.ts';
 
 /**
- * Batch registration (issue 6): the files are hashed in the worker pool, and each fingerprint
+ * Batch registration: the files are hashed in the worker pool, and each fingerprint
  * is sent as soon as it is known — whatever has queued up while the previous call was in
  * flight goes in the next call (at most ASSET_BATCH_MAX). Every file ends with its own outcome;
  * a refused or unreadable file never stops the others, and cancelling stops the work not yet

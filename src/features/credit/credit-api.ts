@@ -11,7 +11,7 @@ import type {
 } from '../../../core/credits.ts';
 import type { Paged } from '../../../core/api-types.ts';
 
-/** The /api/v1/credits calls (issue 6) and the operator console's top-up orders. */
+/** The /api/v1/credits calls and the operator console's top-up orders. */
 
 export type MovementQuery = { page: number; page_size: number; kind?: CreditKind[]; from?: number; to?: number; user_id?: number; account?: 'pool' | 'member' };
 export type CreatedOrder = CreditOrderDto & { payment: { reference: string; pay_url: string | null } };

@@ -26,7 +26,7 @@ export type VaultGate = {
 };
 
 /**
- * Keeps a vault screen behind the unlock (issue 6): asks the server whether the vault is
+ * Keeps a vault screen behind the unlock: asks the server whether the vault is
  * open, sends the member to /dashboard/vault/unlock (and back afterwards) when it is not,
  * and again the moment the unlock expires or a call answers vault_login_status_expired.
  */

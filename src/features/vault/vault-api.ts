@@ -4,7 +4,7 @@ import { SMS_TYPES } from '../../../core/constants.ts';
 import type { VaultAuthorizationDto, VaultFileDto, VaultLogDto, VaultProjectDto } from '../../../core/vault.ts';
 import type { Paged } from '../../../core/api-types.ts';
 
-/** The /api/v1/vault calls (issue 6, §7 style: `{ data }`, paged lists). */
+/** The /api/v1/vault calls (§7 style: `{ data }`, paged lists). */
 
 export function isVaultExpired(error: unknown): boolean {
   return isApiError(error) && error.key === 'vault_login_status_expired';
