@@ -1,49 +1,28 @@
 #!/usr/bin/env node
 /**
  * The `provena` command line, for people and CI pipelines (architecture: Command line).
- *   provena hash <files…>   print each file's §3 identity, hashed with the same WebAssembly core as the browser
+ *   provena hash <files…>   print each file's §3 identity (node:crypto; --engine wasm: the browser's WebAssembly core)
  *   provena verify <original> <proof.pdf>   every proof check offline; exit codes in `provena --help`
  *   provena trust add <platform URL> | list | remove <fp>   the platform roots verify trusts
  *   provena ledger-verify   re-check the whole ledger in the database
  *   provena operator-create --login <id> --password <pw>   create a platform operator
  *   provena keys rotate --purpose block|proof|tsa | list   platform key rotation
- * Each command lives in bin/commands/ and is listed in COMMANDS.
+ * Each command lives in bin/commands/. The offline ones (bin/offline-commands.ts) are also the
+ * packed CLI (cli/, scripts/build-cli.ts); the server ones load the database modules only when run.
  */
-import { hashCommand } from './commands/hash.ts';
-import { verifyCommand } from './commands/verify.ts';
-import { ledgerVerifyCommand } from './commands/ledger-verify.ts';
-import { operatorCreateCommand } from './commands/operator-create.ts';
-import { trustCommand } from './commands/trust.ts';
-import { keysCommand } from './commands/keys.ts';
+import { runCli, type Command } from './cli.ts';
+import { OFFLINE_COMMANDS } from './offline-commands.ts';
 
-type Command = { summary: string; usage: string; run(args: string[]): Promise<number> };
+/** A server command, its module loaded only when it runs (verify must not load database drivers). */
+function lazy(summary: string, usage: string, load: () => Promise<Pick<Command, 'run'>>): Command {
+  return { summary, usage, run: async (args) => (await load()).run(args) };
+}
 
-const COMMANDS: Record<string, Command> = {
-  hash: hashCommand,
-  verify: verifyCommand,
-  trust: trustCommand,
-  'ledger-verify': ledgerVerifyCommand,
-  'operator-create': operatorCreateCommand,
-  keys: keysCommand,
+export const COMMANDS: Record<string, Command> = {
+  ...OFFLINE_COMMANDS,
+  'ledger-verify': lazy('re-check the whole ledger in DATABASE_URL or DATA_DIR against its checkpoints (and chain anchors)', 'ledger-verify', async () => (await import('./commands/ledger-verify.ts')).ledgerVerifyCommand),
+  'operator-create': lazy('create a platform operator (or reset its password) in DATABASE_URL or DATA_DIR', 'operator-create --login <id> --password <pw> [--name <name>] [--reset-totp]', async () => (await import('./commands/operator-create.ts')).operatorCreateCommand),
+  keys: lazy('rotate or list the platform keys (block signing, proof signing, time-stamping)', 'keys rotate --purpose block|proof|tsa | list', async () => (await import('./commands/keys.ts')).keysCommand),
 };
 
-function help(): string {
-  const lines = Object.values(COMMANDS).map((c) => `  provena ${c.usage.padEnd(34)} ${c.summary}`);
-  return `Usage:\n${lines.join('\n')}\n\nprovena verify exit codes: 0 valid and trusted, 1 a check failed (named), 2 usage or unreadable input,\n3 every check passed but the signer is not trusted (pin it: provena trust add <platform URL>, --trust-root or PROVENA_TRUST_ROOTS).\n`;
-}
-
-async function main(argv: string[]): Promise<number> {
-  const [name, ...args] = argv;
-  if (!name || name === '--help' || name === '-h') {
-    process.stdout.write(help());
-    return name ? 0 : 2;
-  }
-  const command = COMMANDS[name];
-  if (!command) {
-    process.stderr.write(`provena: unknown command "${name}"\n${help()}`);
-    return 2;
-  }
-  return command.run(args);
-}
-
-process.exitCode = await main(process.argv.slice(2));
+process.exitCode = await runCli(process.argv.slice(2), COMMANDS);

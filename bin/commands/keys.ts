@@ -20,8 +20,6 @@ server: KEY_ENCRYPTION_KEY or KEY_ENCRYPTION_KEY_FILE, KEY_BACKEND, PKCS11_MODUL
 
 /** `provena keys rotate|list`: platform key rotation for operators. */
 export const keysCommand = {
-  summary: 'rotate or list the platform keys (block signing, proof signing, time-stamping)',
-  usage: 'keys rotate --purpose block|proof|tsa | list',
   async run(args: string[]): Promise<number> {
     let parsed: { values: { purpose?: string; 'root-passphrase-file'?: string; help?: boolean }; positionals: string[] };
     try {

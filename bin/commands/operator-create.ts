@@ -10,8 +10,6 @@ import { upsertOperator } from '../../server/services/operators.ts';
  * makes an existing operator enroll again (a lost phone) and voids the recovery codes.
  */
 export const operatorCreateCommand = {
-  summary: 'create a platform operator (or reset its password) in DATABASE_URL or DATA_DIR',
-  usage: 'operator-create --login <id> --password <pw> [--name <name>] [--reset-totp]',
   async run(args: string[]): Promise<number> {
     let values: { login?: string; password?: string; name?: string; 'reset-totp'?: boolean };
     try {

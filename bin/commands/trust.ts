@@ -11,6 +11,7 @@ Pinned roots live in $XDG_CONFIG_HOME/provena/trust.json (default ~/.config/prov
 export const trustCommand = {
   summary: 'pin, list or unpin the platform roots verify trusts',
   usage: 'trust add <platform URL> | list | remove <fingerprint>',
+  help: USAGE,
   async run(args: string[]): Promise<number> {
     const [action, arg, ...rest] = args;
     const usage = () => {

@@ -77,6 +77,7 @@ function verdictJson(v: Verdict) {
 export const verifyCommand = {
   summary: 'check an original file against its PDF proof, offline',
   usage: 'verify <original> <proof.pdf> [--trust <key id>]… [--trust-root <fingerprint>]… [--rpc <url>] [--json]',
+  help: HELP,
   async run(args: string[]): Promise<number> {
     const positional: string[] = [];
     const trusted: string[] = [];

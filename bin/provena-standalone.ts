@@ -1,0 +1,30 @@
+#!/usr/bin/env node
+/**
+ * The packed CLI's entry (cli/, built by scripts/build-cli.ts): the offline commands only.
+ * pdf.js runs its worker code on this thread in Node; handing it the worker module here
+ * (its documented `globalThis.pdfjsWorker` hook) keeps it inside the one bundled file instead
+ * of a dynamic import of a file next to it.
+ */
+import './pdfjs-node-env.ts';
+import * as pdfjsWorker from 'pdfjs-dist/legacy/build/pdf.worker.mjs';
+import { runCli, type Command } from './cli.ts';
+import { OFFLINE_COMMANDS } from './offline-commands.ts';
+
+(globalThis as { pdfjsWorker?: unknown }).pdfjsWorker = pdfjsWorker;
+
+/** Server commands answer where they live instead of "unknown command". */
+const serverOnly = (usage: string): Command => ({
+  summary: 'runs on a Provena server installation (npm run provena -- …), not in this CLI',
+  usage,
+  run: async () => {
+    process.stderr.write(`provena ${usage.split(' ')[0]}: this command runs on a Provena server installation, next to its database: npm run provena -- ${usage}\n`);
+    return 2;
+  },
+});
+
+process.exitCode = await runCli(process.argv.slice(2), {
+  ...OFFLINE_COMMANDS,
+  'ledger-verify': serverOnly('ledger-verify'),
+  'operator-create': serverOnly('operator-create --login <id> --password <pw>'),
+  keys: serverOnly('keys rotate --purpose block|proof|tsa | list'),
+});
