@@ -58,6 +58,23 @@ export type MemberRowProblem = { row: number; message: string };
  * Bulk add (§6): a CSV with the columns phone, name, role, password (a header row is
  * recognised and skipped; quoted fields with commas are allowed).
  */
+/**
+ * The text of a CSV as spreadsheets write it: UTF-8 (with or without a BOM), UTF-16 with a BOM
+ * (Excel's "Unicode text"), or, when the bytes are not valid UTF-8, GB18030, a superset of the
+ * GBK that Excel on Chinese Windows writes. Valid UTF-8 is never taken for GBK: a GBK file of
+ * Chinese text is practically never valid UTF-8.
+ */
+export function decodeSheetText(bytes: Uint8Array): string {
+  if (bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf) return new TextDecoder('utf-8').decode(bytes.subarray(3));
+  if (bytes[0] === 0xff && bytes[1] === 0xfe) return new TextDecoder('utf-16le').decode(bytes.subarray(2));
+  if (bytes[0] === 0xfe && bytes[1] === 0xff) return new TextDecoder('utf-16be').decode(bytes.subarray(2));
+  try {
+    return new TextDecoder('utf-8', { fatal: true }).decode(bytes);
+  } catch {
+    return new TextDecoder('gb18030').decode(bytes);
+  }
+}
+
 export function parseMembersCsv(text: string): MemberRow[] {
   const rows: string[][] = [];
   let field = '';

@@ -1,4 +1,4 @@
-import { parseMembersCsv, rowsToMembers, type MemberRow } from '../../../core/enterprise.ts';
+import { decodeSheetText, parseMembersCsv, rowsToMembers, type MemberRow } from '../../../core/enterprise.ts';
 
 /** The server takes at most this many rows in one bulk add. */
 export const MEMBER_SHEET_MAX_ROWS = 500;
@@ -12,11 +12,11 @@ function cellText(cell: unknown): string {
 
 /**
  * Reads a member sheet (§6 add in bulk): XLSX/XLS through SheetJS (loaded only when needed),
- * CSV through the quoted-field parser. The first sheet's columns are phone, name, role, password.
+ * CSV (UTF-8, UTF-16 or GBK/GB18030, detected) through the quoted-field parser. The first sheet's columns are phone, name, role, password.
  */
 export async function readMemberSheet(bytes: Uint8Array, fileName: string): Promise<MemberRow[]> {
   const isCsv = /\.(csv|txt)$/i.test(fileName);
-  if (isCsv) return parseMembersCsv(new TextDecoder('utf-8').decode(bytes));
+  if (isCsv) return parseMembersCsv(decodeSheetText(bytes));
   const XLSX = await import('@e965/xlsx');
   const workbook = XLSX.read(bytes, { type: 'array', dense: true, cellHTML: false, cellFormula: false });
   const first = workbook.SheetNames[0];
