@@ -5,6 +5,7 @@
  * turns "gpj.exe" into "exe.jpg" on screen), line and paragraph separators, zero-width
  * characters and the BOM. They are removed from both the plain `filename` and `filename*`.
  */
+// oxlint-disable-next-line no-misleading-character-class -- the variation selectors (U+FE00–FE0F) are in the class to be removed, not to combine
 const UNSAFE = /[\u0000-\u001f\u007f-\u009f\u061c\u115f\u1160\u180e\u200b-\u200f\u2028-\u202e\u2060-\u206f\u3164\ufe00-\ufe0f\ufeff\uffa0\ufff9-\ufffb]/gu;
 
 /** The name with unsafe characters removed and surrounding space trimmed; `fallback` when nothing is left. */

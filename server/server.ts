@@ -3,7 +3,7 @@ import { buildServer } from './build-app.ts';
 
 /** Whether the server listens only on this machine (no one else can follow its links anyway). */
 function isLoopbackHost(host: string): boolean {
-  return host === 'localhost' || host === '::1' || /^127\./.test(host);
+  return host === 'localhost' || host === '::1' || host.startsWith('127.');
 }
 
 /** Boots the app: reads the environment, listens, and shuts down cleanly on SIGINT/SIGTERM. */

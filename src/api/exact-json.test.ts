@@ -10,6 +10,7 @@ describe('parseJsonExact', () => {
   });
 
   it('leaves fractions and exponents to ordinary number parsing', () => {
+    // oxlint-disable-next-line no-loss-of-precision -- the rounding of a long fraction is what this checks
     expect(parseJsonExact('[1.5, -0.25, 1e3, 12345678901234567890.5]')).toEqual([1.5, -0.25, 1000, 12345678901234567890.5]);
   });
 

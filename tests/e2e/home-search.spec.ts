@@ -93,8 +93,17 @@ test.describe('navbar search and the home dashboard', () => {
     await expect(page.getByTestId('located-badge')).toHaveText(tr('en', 'Search result'));
     await expect(box).toHaveValue('');
 
-    // By DNA.
+    // By DNA. The dashboard loads the company once (guard and search box share the request).
+    const companyCalls: string[] = [];
+    const countCompany = (r: { url(): string; method(): string }) => {
+      if (r.method() === 'GET' && new URL(r.url()).pathname === '/api/v1/enterprises') companyCalls.push(r.url());
+    };
+    page.on('request', countCompany);
     await page.goto('/dashboard/home');
+    await expect(box).toBeVisible();
+    await page.waitForLoadState('networkidle');
+    page.off('request', countCompany);
+    expect(companyCalls).toHaveLength(1);
     await box.fill(` ${file.dip_id} `);
     await box.press('Enter');
     await expect(page).toHaveURL(projectUrl);

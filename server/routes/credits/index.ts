@@ -231,7 +231,7 @@ export default async function creditRoutes(app: FastifyInstance) {
         loginId: op.login_id,
         action: status === ORDER_STATUS.confirmed ? 'credit_order_confirmed' : 'credit_order_rejected',
         target: `credit_order:${request.params.id}`,
-        detail: { ...(reason && status === ORDER_STATUS.rejected ? { reason } : {}) },
+        detail: reason && status === ORDER_STATUS.rejected ? { reason } : {},
         ip: request.ip,
       });
       return { data: decided };

@@ -17,7 +17,15 @@ import { SMS_TYPES } from '../../../core/constants.ts';
 import { fileIdentity } from '../../../core/file-identity.ts';
 import { ApiError, api, isApiError } from '@/api/client.ts';
 
-export const fetchCompany = () => api.get<CompanyDto>('/v1/enterprises');
+let companyInFlight: Promise<CompanyDto> | null = null;
+/**
+ * The Company state. Callers at the same moment (the dashboard guard and the navigation's search
+ * box mount together) share one request; a call after it settled asks again.
+ */
+export const fetchCompany = (): Promise<CompanyDto> =>
+  (companyInFlight ??= api.get<CompanyDto>('/v1/enterprises').finally(() => {
+    companyInFlight = null;
+  }));
 export const commitUserAuth = (body: { card_no: string; name: string; front_image_id?: string; back_image_id?: string }) => api.post<UserDto>('/v2/users/verified-token', body);
 export type IdCardOcrDto = { card_no: string; name: string; valid_until: string };
 export const ocrIdCard = (imageId: string, side: 'front' | 'back') => api.post<IdCardOcrDto>('/v1/users/ocr/identity-card', { image_id: imageId, side });
