@@ -2,22 +2,19 @@ import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vite';
 import react from '@vitejs/plugin-react';
 import { lingui } from '@lingui/vite-plugin';
-import wasmPlugin from 'vite-plugin-wasm';
-
-// vite-plugin-wasm ships CommonJS typings with a default export under `default`.
-const wasm = ((wasmPlugin as unknown as { default?: typeof wasmPlugin }).default ?? wasmPlugin) as unknown as () => import('vite').PluginOption;
 
 const root = fileURLToPath(new URL('.', import.meta.url));
 const apiTarget = `http://127.0.0.1:${process.env.API_PORT ?? 8080}`;
 
 export default defineConfig({
-  plugins: [react(), lingui({ macroTransform: true }), wasm()],
+  plugins: [react(), lingui({ macroTransform: true })],
   resolve: {
     alias: { '@/': `${root}src/` },
   },
+  // WebAssembly is fetched by URL (`?url`) and compiled while streaming, choosing the SIMD or
+  // scalar build at run time (workers/hash/wasm-loader.ts): no ESM-integrated .wasm imports.
   worker: {
     format: 'es',
-    plugins: () => [wasm()],
   },
   build: {
     outDir: 'dist/app',

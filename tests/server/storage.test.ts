@@ -201,6 +201,12 @@ describe.each(cases)('storage driver: $name', ({ setup }) => {
       const early = await tusUpload(base, owner.cookie, bytes, identity);
       expect(early.error?.originalResponse?.getStatus()).toBe(400);
       expect(JSON.parse(early.error!.originalResponse!.getBody())).toEqual({ message: 'proof_record_not_found', field_name: 'file' });
+      // Malformed Upload-Metadata (read by @tus/utils, as the tus server reads it): a field error, nothing staged.
+      for (const metadata of ['identity !!!!', `identity ${Buffer.from(identity).toString('base64')},identity ${Buffer.from(identity).toString('base64')}`, 'bad key x']) {
+        const r = await fetch(`${base}/api/v1/storage/uploads`, { method: 'POST', headers: { cookie: owner.cookie, 'tus-resumable': '1.0.0', 'upload-length': String(bytes.length), 'upload-metadata': metadata } });
+        expect(r.status, metadata).toBe(400);
+        expect(await r.json()).toEqual({ message: 'invalid_param', field_name: 'file' });
+      }
       await creditsForAssets(h, owner, owner, 2);
       await registerAsset(h, owner, identity);
 

@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { Server as TusServer } from '@tus/server';
+import { Metadata } from '@tus/utils';
 import { parseFileIdentity } from '../../../core/file-identity.ts';
 import { fail } from '../../errors.ts';
 import { HashMismatchError, objectKeyOf } from '../../storage/file-store.ts';
@@ -11,19 +12,18 @@ export const UPLOADS_PATH = '/api/v1/storage/uploads';
 /** Largest file one upload may carry. */
 export const MAX_STORED_BYTES = 64 * 1024 ** 3;
 
-/** tus Upload-Metadata: comma-separated "key base64(value)" pairs. */
-export function parseUploadMetadata(header: string | undefined): Record<string, string> {
-  const out: Record<string, string> = {};
-  for (const pair of (header ?? '').split(',')) {
-    const [key, value] = pair.trim().split(' ');
-    if (key) out[key] = value ? Buffer.from(value, 'base64').toString('utf8') : '';
+/**
+ * tus Upload-Metadata ("key base64(value)" pairs) read by @tus/utils, as the tus server reads it;
+ * null when the header is malformed (a bad key, a value that is not base64, a repeated key).
+ */
+export function parseUploadMetadata(header: string | undefined): Record<string, string | null> | null {
+  if (!header?.trim()) return {};
+  try {
+    return Metadata.parse(header);
+  } catch {
+    return null;
   }
-  return out;
 }
-const encodeUploadMetadata = (m: Record<string, string>) =>
-  Object.entries(m)
-    .map(([k, v]) => `${k} ${Buffer.from(v, 'utf8').toString('base64')}`)
-    .join(',');
 
 /** tus reads the Node request's raw header list: replace the header there as well as in the parsed map. */
 function setRawHeader(request: FastifyRequest, name: string, value: string): void {
@@ -87,6 +87,7 @@ export default async function storageRoutes(app: FastifyInstance) {
     const id = request.params.id;
     if (request.method === 'POST') {
       const given = parseUploadMetadata(request.headers['upload-metadata'] as string | undefined);
+      if (!given) fail('invalid_param', 'file');
       const identity = (given.identity ?? '').trim();
       if (!parseFileIdentity(identity)) fail('invalid_param', 'file');
       const length = Number(request.headers['upload-length']);
@@ -94,7 +95,7 @@ export default async function storageRoutes(app: FastifyInstance) {
       if (!(await isRegisteredInEnterprise(app.db, ctx, identity))) fail('proof_record_not_found', 'file');
       const filename = (given.filename ?? '').replace(/[\u0000-\u001f]/g, '').slice(0, 255) || identity;
       // Owner fields are the server's, whatever the client sent.
-      setRawHeader(request, 'upload-metadata', encodeUploadMetadata({ identity, filename, user: String(ctx.user.id), enterprise: String(ctx.enterprise.id) }));
+      setRawHeader(request, 'upload-metadata', Metadata.stringify({ identity, filename, user: String(ctx.user.id), enterprise: String(ctx.enterprise.id) }));
     } else if (id) {
       const meta = /^[0-9a-f]{32}$/.test(id) ? await store.tus.readMeta(id) : null;
       if (!meta || meta.metadata.user !== String(ctx.user.id)) return reply.status(404).header('tus-resumable', '1.0.0').send('');
