@@ -55,5 +55,5 @@ describe('provena verify', () => {
     expect(run('--help').stdout).toContain('3 every check passed but the signer is not trusted');
     expect(run('verify', path.join(dir, 'missing'), `${FIX}/proof.pdf`).status).toBe(2);
     fs.rmSync(dir, { recursive: true });
-  });
+  }, 120_000);
 });
