@@ -14,11 +14,11 @@ import {
   issueCrl,
   issueEnterpriseCa,
   issueEnterpriseCertificate,
-  parseCertificate,
   readCrl,
   summarizeCertificate,
   verifyChain,
 } from './enterprise-cert.ts';
+import { parseCertificate } from './x509.ts';
 import { exportEncryptedPkcs8Pem, generateKeyPair, importEncryptedPkcs8Pem, spkiOfPrivateKey } from './keys.ts';
 import { toPem } from './pem.ts';
 

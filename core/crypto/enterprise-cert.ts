@@ -12,17 +12,25 @@ import { sha256, toHex } from '../ledger/bytes.ts';
 import { NAME_OID, OID_ECDSA_SHA256, distinguishedName, subjectName, type CsrSubject } from './csr.ts';
 import { toPem } from './pem.ts';
 import { signX509, type IssuerKey } from './sign-with.ts';
+import {
+  X509_OID,
+  authorityKeyIdOf,
+  basicConstraintsExtension,
+  certificateDer,
+  extension as ext,
+  isCaCertificate,
+  keyIdExtensions,
+  keyIdentifier,
+  keyUsageExtension,
+  parseCertificate,
+  publicKeyInfo,
+  randomSerial,
+  setValidity,
+  spkiDer,
+} from './x509.ts';
 
 const DAY = 24 * 60 * 60 * 1000;
-const OID = {
-  basicConstraints: '2.5.29.19',
-  keyUsage: '2.5.29.15',
-  subjectKeyIdentifier: '2.5.29.14',
-  authorityKeyIdentifier: '2.5.29.35',
-  crlDistributionPoints: '2.5.29.31',
-  crlNumber: '2.5.29.20',
-  crlReason: '2.5.29.21',
-} as const;
+const OID = X509_OID;
 
 export const ENTERPRISE_CA_NAME = 'Provena Enterprise CA';
 /** The issuing CA lives ten years (never past its root); certificates it issues two. */
@@ -39,61 +47,8 @@ const NAME_LABELS: Record<string, string> = {
   [NAME_OID.state]: 'ST',
 };
 
-export function parseCertificate(der: Uint8Array): pkijs.Certificate {
-  const asn = asn1js.fromBER(der.slice().buffer);
-  if (asn.offset === -1 || asn.offset !== der.length) throw new Error('not one DER certificate');
-  return new pkijs.Certificate({ schema: asn.result });
-}
-
-export function certificateDer(cert: pkijs.Certificate): Uint8Array {
-  return new Uint8Array(cert.toSchema(true).toBER(false));
-}
-
-export function spkiDer(cert: pkijs.Certificate): Uint8Array {
-  return new Uint8Array(cert.subjectPublicKeyInfo.toSchema().toBER(false));
-}
-
 export function certificatePem(der: Uint8Array): string {
   return toPem('CERTIFICATE', der);
-}
-
-function keyIdentifier(spki: Uint8Array): Uint8Array {
-  return sha256(spki).slice(0, 20);
-}
-
-function ext(extnID: string, value: ArrayBuffer, critical = false): pkijs.Extension {
-  return new pkijs.Extension({ extnID, critical, extnValue: value });
-}
-
-function keyUsageExtension(isCa: boolean): pkijs.Extension {
-  // RFC 5280 §4.2.1.3 bits: digitalSignature = 0; keyCertSign = 5, cRLSign = 6.
-  const bits = isCa ? 0x06 : 0x80;
-  return ext(OID.keyUsage, new asn1js.BitString({ valueHex: new Uint8Array([bits]).buffer, unusedBits: isCa ? 1 : 7 }).toBER(false), true);
-}
-
-/** 16 random bytes, positive and without a leading zero byte (so DER keeps all 16). */
-export function randomSerial(): Uint8Array {
-  const serial = crypto.getRandomValues(new Uint8Array(16));
-  serial[0] = ((serial[0] as number) & 0x3f) | 0x40;
-  return serial;
-}
-
-function setValidity(cert: pkijs.Certificate, notBefore: number, notAfter: number): void {
-  // RFC 5280 §4.1.2.5: UTCTime through 2049, GeneralizedTime from 2050, whole seconds.
-  for (const [time, ms] of [[cert.notBefore, notBefore], [cert.notAfter, notAfter]] as const) {
-    const whole = Math.floor(ms / 1000) * 1000;
-    time.value = new Date(whole);
-    time.type = new Date(whole).getUTCFullYear() >= 2050 ? pkijs.TimeType.GeneralizedTime : pkijs.TimeType.UTCTime;
-  }
-}
-
-function authorityKeyId(issuer: pkijs.Certificate): Uint8Array {
-  const ski = issuer.extensions?.find((e) => e.extnID === OID.subjectKeyIdentifier);
-  if (ski) {
-    const parsed = asn1js.fromBER(ski.extnValue.valueBlock.valueHexView.slice().buffer);
-    if (parsed.result instanceof asn1js.OctetString) return new Uint8Array(parsed.result.valueBlock.valueHexView);
-  }
-  return keyIdentifier(spkiDer(issuer));
 }
 
 /** The issuer's certificate and its key: a WebCrypto key, or a signer (a sealed key, an HSM). */
@@ -106,14 +61,7 @@ async function finish(
   extra: pkijs.Extension[],
 ): Promise<Uint8Array> {
   const isSelf = 'self' in issuer;
-  cert.extensions = [
-    ...extra,
-    ext(OID.subjectKeyIdentifier, new asn1js.OctetString({ valueHex: keyIdentifier(subjectSpki).slice().buffer }).toBER(false)),
-    ext(
-      OID.authorityKeyIdentifier,
-      new pkijs.AuthorityKeyIdentifier({ keyIdentifier: new asn1js.OctetString({ valueHex: (isSelf ? keyIdentifier(subjectSpki) : authorityKeyId(issuer.certificate)).slice().buffer }) }).toSchema().toBER(false),
-    ),
-  ];
+  cert.extensions = [...extra, ...keyIdExtensions(subjectSpki, isSelf ? keyIdentifier(subjectSpki) : authorityKeyIdOf(issuer.certificate))];
   await signX509(cert, isSelf ? issuer.self : issuer.privateKey);
   return certificateDer(cert);
 }
@@ -134,10 +82,9 @@ export async function issueEnterpriseCa(root: SignedBy, caPublicKey: CryptoKey |
   ]);
   const notAfter = Math.min(now + ENTERPRISE_CA_YEARS * 365 * DAY, root.certificate.notAfter.value.getTime());
   setValidity(cert, now - 60_000, notAfter);
-  if (caPublicKey instanceof Uint8Array) cert.subjectPublicKeyInfo = new pkijs.PublicKeyInfo({ schema: asn1js.fromBER(caPublicKey.slice().buffer).result });
+  if (caPublicKey instanceof Uint8Array) cert.subjectPublicKeyInfo = publicKeyInfo(caPublicKey);
   else await cert.subjectPublicKeyInfo.importKey(caPublicKey);
-  const constraints = new pkijs.BasicConstraints({ cA: true, pathLenConstraint: 0 });
-  return finish(cert, spkiDer(cert), root, [ext(OID.basicConstraints, constraints.toSchema().toBER(false), true), keyUsageExtension(true)]);
+  return finish(cert, spkiDer(cert), root, [basicConstraintsExtension(true, 0), keyUsageExtension(['keyCertSign', 'cRLSign'])]);
 }
 
 export type EnterpriseIssue = {
@@ -162,9 +109,8 @@ export async function issueEnterpriseCertificate(input: EnterpriseIssue): Promis
   cert.subject = subjectName(input.subject);
   const notAfter = Math.min(input.now + input.validityDays * DAY, input.ca.certificate.notAfter.value.getTime());
   setValidity(cert, input.now - 60_000, notAfter);
-  const asn = asn1js.fromBER(input.spki.slice().buffer);
-  cert.subjectPublicKeyInfo = new pkijs.PublicKeyInfo({ schema: asn.result });
-  const extensions = [ext(OID.basicConstraints, new pkijs.BasicConstraints({ cA: false }).toSchema().toBER(false), true), keyUsageExtension(false)];
+  cert.subjectPublicKeyInfo = publicKeyInfo(input.spki);
+  const extensions = [basicConstraintsExtension(false), keyUsageExtension(['digitalSignature'])];
   if (input.crlUrl) {
     const points = new pkijs.CRLDistributionPoints({
       distributionPoints: [new pkijs.DistributionPoint({ distributionPoint: [new pkijs.GeneralName({ type: 6, value: input.crlUrl })] })],
@@ -195,11 +141,6 @@ function keyUsageNames(cert: pkijs.Certificate): string[] {
   const bytes = parsed.valueBlock.valueHexView;
   const names = ['digitalSignature', 'nonRepudiation', 'keyEncipherment', 'dataEncipherment', 'keyAgreement', 'keyCertSign', 'cRLSign', 'encipherOnly', 'decipherOnly'];
   return names.filter((_, bit) => (((bytes[bit >> 3] ?? 0) >> (7 - (bit & 7))) & 1) === 1);
-}
-
-export function isCaCertificate(cert: pkijs.Certificate): boolean {
-  const e = cert.extensions?.find((x) => x.extnID === OID.basicConstraints);
-  return Boolean(e && (e.parsedValue as pkijs.BasicConstraints | undefined)?.cA);
 }
 
 export type CertificateSummary = {
@@ -337,7 +278,7 @@ export async function issueCrl(ca: SignedBy, revoked: RevokedEntry[], now: numbe
   }
   crl.crlExtensions = new pkijs.Extensions({
     extensions: [
-      ext(OID.authorityKeyIdentifier, new pkijs.AuthorityKeyIdentifier({ keyIdentifier: new asn1js.OctetString({ valueHex: authorityKeyId(ca.certificate).slice().buffer }) }).toSchema().toBER(false)),
+      ext(OID.authorityKeyIdentifier, new pkijs.AuthorityKeyIdentifier({ keyIdentifier: new asn1js.OctetString({ valueHex: authorityKeyIdOf(ca.certificate).slice().buffer }) }).toSchema().toBER(false)),
       // CRL numbers must only grow: the issue time in seconds does.
       ext(OID.crlNumber, new asn1js.Integer({ value: Math.floor(now / 1000) }).toBER(false)),
     ],

@@ -1,3 +1,5 @@
+import { toHex, utf8 } from './bytes.ts';
+
 /** A chain transaction that carries a checkpoint's hash (the proof package's `anchor`). */
 export type Anchor = { chain_id: number; tx_hash: string; block_number: number; contract?: string };
 
@@ -7,7 +9,7 @@ export type Anchor = { chain_id: number; tx_hash: string; block_number: number; 
  * the checkpoint's note text (docs/proof-format.md "Anchor").
  */
 export const CHECKPOINT_ANCHOR_TAG = 'provena-checkpoint/v1:';
-export const CHECKPOINT_ANCHOR_TAG_HEX = Array.from(new TextEncoder().encode(CHECKPOINT_ANCHOR_TAG), (b) => b.toString(16).padStart(2, '0')).join('');
+export const CHECKPOINT_ANCHOR_TAG_HEX = toHex(utf8.encode(CHECKPOINT_ANCHOR_TAG));
 
 /**
  * How much earlier than the block's sealed_at the anchor's chain block may be dated: chain

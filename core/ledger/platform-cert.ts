@@ -1,8 +1,21 @@
 import * as asn1js from 'asn1js';
 import * as pkijs from 'pkijs';
-import { sha256 } from '@noble/hashes/sha2.js';
-import { toHex } from './bytes.ts';
+import { sha256, toHex } from './bytes.ts';
 import { signX509, type IssuerKey } from '../crypto/sign-with.ts';
+import {
+  X509_OID,
+  basicConstraintsExtension,
+  certificateDer,
+  isCaCertificate as isCa,
+  keyIdExtensions,
+  keyIdentifier,
+  keyUsageExtension,
+  parseCertificate as parse,
+  publicKeyInfo,
+  randomSerial,
+  setValidity,
+  type KeyUsage,
+} from '../crypto/x509.ts';
 
 /**
  * The platform's X.509 chain (ARCHITECTURE "Keys": the platform acts as the CA): a
@@ -12,16 +25,7 @@ import { signX509, type IssuerKey } from '../crypto/sign-with.ts';
  * certified — the platform can rotate signing keys without breaking old proofs or pins.
  */
 const YEAR = 365 * 24 * 60 * 60 * 1000;
-const OID = {
-  commonName: '2.5.4.3',
-  organization: '2.5.4.10',
-  basicConstraints: '2.5.29.19',
-  keyUsage: '2.5.29.15',
-  subjectKeyIdentifier: '2.5.29.14',
-  authorityKeyIdentifier: '2.5.29.35',
-  extKeyUsage: '2.5.29.37',
-  timeStamping: '1.3.6.1.5.5.7.3.8',
-} as const;
+const OID = { ...X509_OID, commonName: '2.5.4.3', organization: '2.5.4.10' } as const;
 
 /** What a platform certificate is for: the root, and the online keys it certifies. */
 export type CertifiedPurpose = 'block' | 'proof' | 'tsa';
@@ -36,24 +40,20 @@ function name(commonName: string): pkijs.RelativeDistinguishedNames {
 }
 
 /**
- * keyUsage bits (RFC 5280 §4.2.1.3, bit 0 is the top bit of the first byte):
- * digitalSignature = 0, nonRepudiation (contentCommitment) = 1, keyCertSign = 5, cRLSign = 6.
  * CA: keyCertSign|cRLSign. Block and time-stamp keys: digitalSignature. The proof-signing
  * key signs the certificate a person reads, a commitment: digitalSignature|nonRepudiation.
  */
-function keyUsage(kind: 'ca' | CertifiedPurpose): pkijs.Extension {
-  const [bits, unused] = kind === 'ca' ? [0x06, 1] : kind === 'proof' ? [0xc0, 6] : [0x80, 7];
-  return new pkijs.Extension({ extnID: OID.keyUsage, critical: true, extnValue: new asn1js.BitString({ valueHex: new Uint8Array([bits]).buffer, unusedBits: unused }).toBER(false) });
-}
+const KEY_USAGES: Record<'ca' | CertifiedPurpose, KeyUsage[]> = {
+  ca: ['keyCertSign', 'cRLSign'],
+  block: ['digitalSignature'],
+  proof: ['digitalSignature', 'nonRepudiation'],
+  tsa: ['digitalSignature'],
+};
 
 /** RFC 3161 §2.3: a TSA's certificate has exactly one extended key usage, id-kp-timeStamping, marked critical. */
 function timeStampingUsage(): pkijs.Extension {
   const usage = new pkijs.ExtKeyUsage({ keyPurposes: [OID.timeStamping] });
   return new pkijs.Extension({ extnID: OID.extKeyUsage, critical: true, extnValue: usage.toSchema().toBER(false), parsedValue: usage });
-}
-
-function keyIdentifier(spki: Uint8Array): Uint8Array {
-  return sha256(spki).slice(0, 20);
 }
 
 async function spkiOf(publicKey: CryptoKey): Promise<Uint8Array> {
@@ -77,29 +77,20 @@ type IssueInput = {
 async function issue(input: IssueInput): Promise<Uint8Array> {
   const cert = new pkijs.Certificate();
   cert.version = 2;
-  // A positive serial: clear the top bit.
-  const serial = input.serial.slice();
-  serial[0]! &= 0x7f;
-  cert.serialNumber = new asn1js.Integer({ valueHex: serial.buffer });
+  cert.serialNumber = new asn1js.Integer({ valueHex: input.serial.slice().buffer });
   cert.issuer = name(input.issuer);
   cert.subject = name(input.subject);
-  // RFC 5280 §4.1.2.5: UTCTime through 2049, GeneralizedTime from 2050, whole seconds.
   const start = Math.floor(input.notBefore / 1000) * 1000;
-  for (const [time, ms] of [[cert.notBefore, start], [cert.notAfter, start + input.years * YEAR]] as const) {
-    time.value = new Date(ms);
-    time.type = new Date(ms).getUTCFullYear() >= 2050 ? pkijs.TimeType.GeneralizedTime : pkijs.TimeType.UTCTime;
-  }
-  cert.subjectPublicKeyInfo = new pkijs.PublicKeyInfo({ schema: asn1js.fromBER(input.subjectSpki.slice().buffer).result });
-  const isCa = input.kind === 'ca';
+  setValidity(cert, start, start + input.years * YEAR);
+  cert.subjectPublicKeyInfo = publicKeyInfo(input.subjectSpki);
   cert.extensions = [
-    new pkijs.Extension({ extnID: OID.basicConstraints, critical: true, extnValue: new pkijs.BasicConstraints({ cA: isCa }).toSchema().toBER(false), parsedValue: new pkijs.BasicConstraints({ cA: isCa }) }),
-    keyUsage(input.kind),
+    basicConstraintsExtension(input.kind === 'ca'),
+    keyUsageExtension(KEY_USAGES[input.kind]),
     ...(input.kind === 'tsa' ? [timeStampingUsage()] : []),
-    new pkijs.Extension({ extnID: OID.subjectKeyIdentifier, extnValue: new asn1js.OctetString({ valueHex: keyIdentifier(input.subjectSpki).buffer as ArrayBuffer }).toBER(false) }),
-    new pkijs.Extension({ extnID: OID.authorityKeyIdentifier, extnValue: new pkijs.AuthorityKeyIdentifier({ keyIdentifier: new asn1js.OctetString({ valueHex: keyIdentifier(input.issuerKey.spki).buffer as ArrayBuffer }) }).toSchema().toBER(false) }),
+    ...keyIdExtensions(input.subjectSpki, keyIdentifier(input.issuerKey.spki)),
   ];
   await signX509(cert, input.issuerKey.key);
-  return new Uint8Array(cert.toSchema(true).toBER(false));
+  return certificateDer(cert);
 }
 
 export const PLATFORM_ROOT_NAME = 'Provena Platform Root CA';
@@ -110,12 +101,12 @@ const LEAF_YEARS = 20;
 /** The platform root: self-signed, a CA, 30 years. Takes a key pair (tests) or the root's SPKI and signer. */
 export async function issuePlatformRoot(keys: CryptoKeyPair | CertificateIssuer, now: number): Promise<Uint8Array> {
   const self = 'privateKey' in keys ? { spki: await spkiOf(keys.publicKey), key: keys.privateKey } : keys;
-  return issue({ subject: PLATFORM_ROOT_NAME, subjectSpki: self.spki, issuer: PLATFORM_ROOT_NAME, issuerKey: self, kind: 'ca', notBefore: now - 60_000, years: 30, serial: crypto.getRandomValues(new Uint8Array(16)) });
+  return issue({ subject: PLATFORM_ROOT_NAME, subjectSpki: self.spki, issuer: PLATFORM_ROOT_NAME, issuerKey: self, kind: 'ca', notBefore: now - 60_000, years: 30, serial: randomSerial() });
 }
 
 /** A certificate for an online platform key (block signing, proof signing, time-stamping), issued by the root. */
 export function issuePlatformCertificate(purpose: CertifiedPurpose, root: CertificateIssuer, subjectSpki: Uint8Array, keyId: string, now: number): Promise<Uint8Array> {
-  return issue({ subject: `${SUBJECTS[purpose]} ${keyId.slice(0, 16)}`, subjectSpki, issuer: PLATFORM_ROOT_NAME, issuerKey: root, kind: purpose, notBefore: now - 60_000, years: LEAF_YEARS, serial: crypto.getRandomValues(new Uint8Array(16)) });
+  return issue({ subject: `${SUBJECTS[purpose]} ${keyId.slice(0, 16)}`, subjectSpki, issuer: PLATFORM_ROOT_NAME, issuerKey: root, kind: purpose, notBefore: now - 60_000, years: LEAF_YEARS, serial: randomSerial() });
 }
 
 /** A block-signing certificate for `signingKey`, issued by the root (key pairs: what tests hold). */
@@ -129,17 +120,6 @@ export function certificateFingerprint(der: Uint8Array): string {
 }
 
 export type ChainVerdict = { isOk: true; rootFingerprint: string; isRootTrusted: boolean; detail: string } | { isOk: false; detail: string };
-
-function parse(der: Uint8Array): pkijs.Certificate {
-  const asn = asn1js.fromBER(der.slice().buffer);
-  if (asn.offset === -1) throw new Error('not DER');
-  return new pkijs.Certificate({ schema: asn.result });
-}
-
-function isCa(cert: pkijs.Certificate): boolean {
-  const ext = cert.extensions?.find((e) => e.extnID === OID.basicConstraints);
-  return Boolean(ext && (ext.parsedValue as pkijs.BasicConstraints | undefined)?.cA);
-}
 
 function sameBytes(a: Uint8Array, b: Uint8Array): boolean {
   return a.length === b.length && a.every((x, i) => x === b[i]);

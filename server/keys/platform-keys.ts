@@ -16,7 +16,8 @@ import type { Db } from '../db/database.ts';
 import type { Database } from '../db/schema.ts';
 import { fromBase64, toBase64 } from '../../core/ledger/bytes.ts';
 import { certificateFingerprint, issuePlatformCertificate, issuePlatformRoot, type CertificateIssuer } from '../../core/ledger/platform-cert.ts';
-import { issueEnterpriseCa, parseCertificate } from '../../core/crypto/enterprise-cert.ts';
+import { issueEnterpriseCa } from '../../core/crypto/enterprise-cert.ts';
+import { parseCertificate } from '../../core/crypto/x509.ts';
 import { isSealed, keyIdOf, type Keyring } from './keyring.ts';
 import type { CertifiedSigner, Signer } from './signer.ts';
 

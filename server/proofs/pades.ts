@@ -20,6 +20,7 @@ import { sha256 } from '../../core/ledger/bytes.ts';
 import { p1363ToDer } from '../../core/crypto/keys.ts';
 import { derSortedAttributes, OID, signedAttributesToSign, signingCertificateV2, TSA_POLICY_OID } from '../../core/crypto/cms.ts';
 import type { CertifiedSigner } from '../keys/signer.ts';
+import { parseCertificate } from '../../core/crypto/x509.ts';
 
 // A CommonJS module: its default export is the SignPdf instance (one level deeper under ESM interop).
 type SignPdf = { sign(pdf: Buffer, signer: SignpdfSigner, signingTime?: Date): Promise<Buffer> };
@@ -30,10 +31,6 @@ const signpdf: SignPdf = cjs.default.default ?? cjs.default;
 const SIGNATURE_BYTES = 12_288;
 
 export type PadesKeys = { proof: CertifiedSigner; tsa: CertifiedSigner };
-
-function parseCertificate(der: Uint8Array): pkijs.Certificate {
-  return pkijs.Certificate.fromBER(der.slice().buffer);
-}
 
 const sha256Algorithm = () => new pkijs.AlgorithmIdentifier({ algorithmId: OID.sha256 });
 const ecdsaAlgorithm = () => new pkijs.AlgorithmIdentifier({ algorithmId: OID.ecdsaWithSha256 });

@@ -2,27 +2,14 @@ import { createHash, randomBytes } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import type { Db } from '../db/database.ts';
 import type { Database, DisclosuresTable } from '../db/schema.ts';
+import { toBase32 } from '../../core/ledger/bytes.ts';
 import { AGREEMENT_TEXT, DISCLOSURE_STATUS, isDisclosureDead, type DisclosureEvent, type DisclosureRecordDto } from '../../core/disclosure.ts';
 
 export type DisclosureRow = DisclosuresTable;
 
-const BASE32 = 'abcdefghijklmnopqrstuvwxyz234567';
-
 /** 130 random bits as 26 lowercase base32 characters: the id in the receiver's link. */
 export function newDisclosureId(): string {
-  const bytes = randomBytes(17);
-  let out = '';
-  let bits = 0;
-  let value = 0;
-  for (const b of bytes) {
-    value = (value << 8) | b;
-    bits += 8;
-    while (bits >= 5 && out.length < 26) {
-      out += BASE32[(value >>> (bits - 5)) & 31];
-      bits -= 5;
-    }
-  }
-  return out;
+  return toBase32(randomBytes(17)).slice(0, 26);
 }
 
 export const sha256Hex = (text: string | Buffer) => createHash('sha256').update(text).digest('hex');

@@ -4,7 +4,8 @@ import type { Database, EnterpriseCertificatesTable, EnterpriseKeysTable } from 
 import { openEnterpriseCaSigner } from '../keys/platform-keys.ts';
 import type { P1363Sign } from '../keys/signer.ts';
 import { fromBase64 } from '../../core/ledger/bytes.ts';
-import { certificatePem, issueCrl, parseCertificate, summarizeCertificate } from '../../core/crypto/enterprise-cert.ts';
+import { certificatePem, issueCrl, summarizeCertificate } from '../../core/crypto/enterprise-cert.ts';
+import { parseCertificate } from '../../core/crypto/x509.ts';
 import {
   type CertificateDto,
   type CertificateStatus,

@@ -1,3 +1,4 @@
+import { toHex } from '../../core/ledger/bytes.ts';
 import type { HashEngine } from './hash.worker.ts';
 
 /**
@@ -13,9 +14,6 @@ export type DigestSubtle = { digest(algorithm: string, data: unknown): Promise<A
 /** SHA-256("abc"), FIPS 180-4 example. */
 const ABC_SHA256 = 'ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad';
 
-export function toHex(buffer: ArrayBuffer): string {
-  return Array.from(new Uint8Array(buffer), (b) => b.toString(16).padStart(2, '0')).join('');
-}
 
 /** True only when `subtle` digests a ReadableStream and gets SHA-256("abc") right. */
 export async function detectStreamingDigest(subtle: DigestSubtle | undefined): Promise<boolean> {
@@ -30,7 +28,7 @@ export async function detectStreamingDigest(subtle: DigestSubtle | undefined): P
   });
   try {
     const result = await subtle.digest('SHA-256', stream);
-    return result instanceof ArrayBuffer && toHex(result) === ABC_SHA256;
+    return result instanceof ArrayBuffer && toHex(new Uint8Array(result)) === ABC_SHA256;
   } catch {
     return false;
   }
@@ -68,7 +66,7 @@ export async function streamingDigestHex(
       },
     }),
   );
-  const hex = toHex(await subtle.digest('SHA-256', counted));
+  const hex = toHex(new Uint8Array(await subtle.digest('SHA-256', counted)));
   if (isCancelled()) throw new DOMException('hashing cancelled', 'AbortError');
   if (bytes !== blob.size) throw new Error(`hash: streamed ${bytes} bytes of a ${blob.size}-byte file`);
   return { hex, bytes };

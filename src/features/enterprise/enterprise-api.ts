@@ -15,6 +15,7 @@ import type {
 } from '../../../core/api-types.ts';
 import { SMS_TYPES } from '../../../core/constants.ts';
 import { fileIdentity } from '../../../core/file-identity.ts';
+import { toHex } from '../../../core/ledger/bytes.ts';
 import { ApiError, api, isApiError } from '@/api/client.ts';
 
 let companyInFlight: Promise<CompanyDto> | null = null;
@@ -65,8 +66,7 @@ export const reviewApplication = (id: number, status: 2 | 3, reason: string) => 
 /** §7 file service: upload info by identity, then multipart POST with body_params; resolves with the identity. */
 export async function uploadSmallFile(file: File): Promise<string> {
   const digest = new Uint8Array(await crypto.subtle.digest('SHA-256', await file.arrayBuffer()));
-  const hex = Array.from(digest, (b) => b.toString(16).padStart(2, '0')).join('');
-  const uuid = fileIdentity(hex, file.name);
+  const uuid = fileIdentity(toHex(digest), file.name);
   const info = await api.post<UploadInfo>('/v1/files/upload-request', { uuid });
   if (info.exists) return uuid;
   const form = new FormData();
