@@ -21,6 +21,7 @@ import operatorRoutes from './routes/operators/index.ts';
 import enterpriseKeyRoutes from './routes/enterprise-keys/index.ts';
 import scorePlugin, { recomputeMinutesFromEnv, scoreBasePath } from './score/plugin.ts';
 import storagePlugin from './storage/plugin.ts';
+import operationsPlugin from './plugins/operations.ts';
 import storageRoutes from './routes/storage/index.ts';
 import disclosureRoutes from './routes/disclosures/index.ts';
 import vaultRoutes from './routes/vault/index.ts';
@@ -34,6 +35,7 @@ export type AppOptions = { db: Db; config: DeploymentConfig; env: Env };
 /** The whole application as one plugin: plugins first, then routes. server.ts only boots it. */
 export default async function app(fastify: FastifyInstance, opts: AppOptions) {
   await fastify.register(errorsPlugin);
+  await fastify.register(operationsPlugin);
   await fastify.register(securityPlugin, { env: opts.env, config: opts.config });
   await fastify.register(servicesPlugin, opts);
   await fastify.register(ledgerPlugin);

@@ -29,6 +29,11 @@ export type Env = {
   addressLimitFactor: number;
   /** BIGSCREEN_FRAME_ANCESTORS: origins allowed to frame /bigscreen (every other page may be framed by none). */
   bigscreenFrameAncestors: string[];
+  /**
+   * The operations listener (OPS_PORT, OPS_HOST, default 127.0.0.1): /healthz, /readyz and
+   * /metrics (Prometheus) on a port of their own, never on the public one; off when OPS_PORT is unset.
+   */
+  ops: { port: number; host: string } | null;
 };
 
 export const SMS_PROVIDERS = ['outbox', 'webhook', 'aliyun', 'tencent'] as const;
@@ -170,6 +175,10 @@ export function readEnv(source: NodeJS.ProcessEnv = process.env): Env {
   for (const origin of bigscreenFrameAncestors) {
     if (!/^https?:\/\/[A-Za-z0-9.-]+(:\d{1,5})?$/.test(origin)) problems.push(`BIGSCREEN_FRAME_ANCESTORS must list origins like https://screen.example.com, got "${origin}"`);
   }
+  const opsPortText = source.OPS_PORT;
+  const opsPort = opsPortText === undefined || opsPortText === '' ? null : Number(opsPortText);
+  if (opsPort !== null && (!Number.isInteger(opsPort) || opsPort < 0 || opsPort > 65535)) problems.push(`OPS_PORT must be an integer 0–65535, got "${opsPortText}"`);
+  if (opsPort !== null && opsPort !== 0 && opsPort === port) problems.push('OPS_PORT must differ from PORT: operations stay off the public port');
   if (problems.length) throw new Error(`Invalid configuration:\n  - ${problems.join('\n  - ')}`);
   const isOn = (v: string | undefined) => v === 'true' || v === '1';
   return {
@@ -192,5 +201,6 @@ export function readEnv(source: NodeJS.ProcessEnv = process.env): Env {
     appDir: path.resolve(source.APP_DIR ?? 'dist/app'),
     addressLimitFactor,
     bigscreenFrameAncestors,
+    ops: opsPort === null ? null : { port: opsPort, host: source.OPS_HOST || '127.0.0.1' },
   };
 }

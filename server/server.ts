@@ -1,5 +1,6 @@
 import { readEnv } from './env.ts';
 import { buildServer } from './build-app.ts';
+import { startOpsServer } from './plugins/operations.ts';
 
 /** Whether the server listens only on this machine (no one else can follow its links anyway). */
 function isLoopbackHost(host: string): boolean {
@@ -16,6 +17,7 @@ async function main() {
     process.exit(2);
   }
   const server = await buildServer(env);
+  let ops: Awaited<ReturnType<typeof startOpsServer>> | null = null;
   let isClosing = false;
   const shutdown = async (signal: string) => {
     if (isClosing) return;
@@ -26,12 +28,19 @@ async function main() {
       process.exit(1);
     }, 10_000);
     timer.unref();
+    // Not ready from here on (a load balancer stops sending), then drain: Fastify lets requests
+    // in flight finish and refuses new ones before the database closes.
+    ops?.close();
     await server.close();
     process.exit(0);
   };
   process.on('SIGINT', () => void shutdown('SIGINT'));
   process.on('SIGTERM', () => void shutdown('SIGTERM'));
   await server.listen({ port: env.port, host: env.host });
+  if (env.ops) {
+    ops = await startOpsServer(server, env.ops);
+    server.log.info(`operations (/healthz, /readyz, /metrics) at http://${env.ops.host}:${(ops.address() as { port: number }).port}`);
+  }
   const shown = env.host === '0.0.0.0' || env.host === '::' ? 'localhost' : env.host;
   server.log.info(`Provena is running at http://${shown}:${server.server.address() && typeof server.server.address() === 'object' ? (server.server.address() as { port: number }).port : env.port}`);
   if (env.sms.provider === 'outbox') {
