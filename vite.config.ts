@@ -19,7 +19,9 @@ export default defineConfig({
   build: {
     outDir: 'dist/app',
     target: 'es2023',
-    sourcemap: true,
+    // Maps without a sourceMappingURL comment: written for whoever debugs a deployment, served
+    // only when it asks (SERVE_SOURCE_MAPS=true), never pointed at by the bundles.
+    sourcemap: 'hidden',
     chunkSizeWarningLimit: 2000,
   },
   server: {

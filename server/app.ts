@@ -22,6 +22,8 @@ import enterpriseKeyRoutes from './routes/enterprise-keys/index.ts';
 import scorePlugin, { recomputeMinutesFromEnv, scoreBasePath } from './score/plugin.ts';
 import storagePlugin from './storage/plugin.ts';
 import operationsPlugin from './plugins/operations.ts';
+import compress from '@fastify/compress';
+import zlib from 'node:zlib';
 import storageRoutes from './routes/storage/index.ts';
 import disclosureRoutes from './routes/disclosures/index.ts';
 import vaultRoutes from './routes/vault/index.ts';
@@ -36,6 +38,18 @@ export type AppOptions = { db: Db; config: DeploymentConfig; env: Env };
 export default async function app(fastify: FastifyInstance, opts: AppOptions) {
   await fastify.register(errorsPlugin);
   await fastify.register(operationsPlugin);
+  // Responses compressed for clients that accept it (brotli at a speed fit for each response;
+  // the built assets come precompressed at full strength). Event streams stay uncompressed
+  // (the plugin skips text/event-stream), so streamed answers arrive token by token.
+  await fastify.register(compress, {
+    global: true,
+    encodings: ['br', 'gzip'],
+    threshold: 1024,
+    brotliOptions: { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 4 } },
+    // The plugin's default also takes octet-stream: stored files are sealed or already dense,
+    // and multi-gigabyte downloads must stream at disk speed, so only text-like types are compressed.
+    customTypes: /^text\/(?!event-stream)|(?:\+|\/)json(?:;|$)|(?:\+|\/)xml(?:;|$)|^application\/javascript/u,
+  });
   await fastify.register(securityPlugin, { env: opts.env, config: opts.config });
   await fastify.register(servicesPlugin, opts);
   await fastify.register(ledgerPlugin);
@@ -60,5 +74,5 @@ export default async function app(fastify: FastifyInstance, opts: AppOptions) {
   await fastify.register(creditRoutes);
   await fastify.register(assetRoutes);
   await fastify.register(homeRoutes);
-  await fastify.register(staticPlugin, { appDir: opts.env.appDir });
+  await fastify.register(staticPlugin, { appDir: opts.env.appDir, serveSourceMaps: opts.env.serveSourceMaps });
 }

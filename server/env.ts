@@ -34,6 +34,8 @@ export type Env = {
    * /metrics (Prometheus) on a port of their own, never on the public one; off when OPS_PORT is unset.
    */
   ops: { port: number; host: string } | null;
+  /** SERVE_SOURCE_MAPS: serve the built app's .map files (off: they are built, not served). */
+  serveSourceMaps: boolean;
 };
 
 export const SMS_PROVIDERS = ['outbox', 'webhook', 'aliyun', 'tencent'] as const;
@@ -202,5 +204,6 @@ export function readEnv(source: NodeJS.ProcessEnv = process.env): Env {
     addressLimitFactor,
     bigscreenFrameAncestors,
     ops: opsPort === null ? null : { port: opsPort, host: source.OPS_HOST || '127.0.0.1' },
+    serveSourceMaps: isOn(source.SERVE_SOURCE_MAPS),
   };
 }

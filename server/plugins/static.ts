@@ -10,7 +10,7 @@ const API_PREFIXES = ['/api/', '/verify-api/', '/score-api/'];
  * API path and not a file answers index.html, so deep links like /dashboard/setting work.
  * Unknown API paths answer 404 in the envelope.
  */
-export default fp<{ appDir: string }>(async function staticPlugin(app, opts) {
+export default fp<{ appDir: string; serveSourceMaps?: boolean }>(async function staticPlugin(app, opts) {
   const index = path.join(opts.appDir, 'index.html');
   const hasApp = fs.existsSync(index);
   if (hasApp) {
@@ -20,6 +20,10 @@ export default fp<{ appDir: string }>(async function staticPlugin(app, opts) {
       wildcard: true,
       index: false,
       cacheControl: false,
+      // The .br/.gz copies scripts/compress-assets.ts wrote at build time, to browsers that accept them.
+      preCompressed: true,
+      // Source maps are built but served only when the deployment asks for them.
+      allowedPath: (pathName) => opts.serveSourceMaps === true || !pathName.endsWith('.map'),
       setHeaders(res, filePath) {
         // Vite's hashed bundles never change; everything else is revalidated.
         const isHashed = filePath.includes(`${path.sep}assets${path.sep}`);
