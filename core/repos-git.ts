@@ -108,6 +108,8 @@ export class CommitRecorder {
   async checkFormat(): Promise<void> {
     let format: unknown;
     try {
+      const promises = (this.fs as { promises?: { readFile(path: string): Promise<unknown> } }).promises;
+      if (promises) await promises.readFile(`${this.gitdir}/HEAD`);
       format = await git.getConfig({ ...this.args, path: 'extensions.objectformat' });
     } catch (error) {
       throw new RepoReadError(`not a git repository: ${error instanceof Error ? error.message : String(error)}`, 'not_a_repository');
