@@ -7,6 +7,8 @@
  *   provena ledger-verify   re-check the whole ledger in the database
  *   provena operator-create --login <id> --password <pw>   create a platform operator
  *   provena keys rotate --purpose block|proof|tsa | list   platform key rotation
+ *   provena repo push --project <id> [--url <platform>] [<dir>]   register a repository's new commits (CI)
+ *   provena verify-commit <dir> <commit> <proof.pdf>   check a commit of a clone against its proof
  * Each command lives in bin/commands/ and is listed in COMMANDS.
  */
 import { hashCommand } from './commands/hash.ts';
@@ -15,6 +17,7 @@ import { ledgerVerifyCommand } from './commands/ledger-verify.ts';
 import { operatorCreateCommand } from './commands/operator-create.ts';
 import { trustCommand } from './commands/trust.ts';
 import { keysCommand } from './commands/keys.ts';
+import { repoCommand, verifyCommitCommand } from './commands/repo.ts';
 
 type Command = { summary: string; usage: string; run(args: string[]): Promise<number> };
 
@@ -25,6 +28,8 @@ const COMMANDS: Record<string, Command> = {
   'ledger-verify': ledgerVerifyCommand,
   'operator-create': operatorCreateCommand,
   keys: keysCommand,
+  repo: repoCommand,
+  'verify-commit': verifyCommitCommand,
 };
 
 function help(): string {

@@ -281,7 +281,20 @@ export class CommitRecorder {
         if (seen.has(top.oid)) continue;
         let parents = parentsOf.get(top.oid);
         if (!parents) {
-          const { commit } = await git.readCommit({ ...this.args, oid: top.oid });
+          let commit;
+          try {
+            ({ commit } = await git.readCommit({ ...this.args, oid: top.oid }));
+          } catch (error) {
+            // A shallow clone's boundary (CI checkouts): the parent is not here. It is skipped,
+            // never guessed; push from a full clone (fetch-depth: 0) to register it.
+            if ((error as { code?: string }).code === 'NotFoundError' && top.oid !== tip) {
+              top.expanded = true;
+              seen.add(top.oid);
+              stack.pop();
+              continue;
+            }
+            throw error;
+          }
           this.objects++;
           parents = commit.parent;
           parentsOf.set(top.oid, parents);
