@@ -189,6 +189,18 @@ export type RepoCommitDto = {
   registrant_name: string;
 };
 
+/** GET /repos/overview (§2 repos/global): the enterprise's code at a glance, within the caller's §6 view. */
+export type RepoOverviewDto = {
+  projects: number;
+  commits: number;
+  developers: number;
+  /** Commits by author week (Monday 00:00 UTC, seconds), oldest first. */
+  weeks: Array<{ week: number; commits: number }>;
+  /** Commit authors by the name they commit under, most commits first (at most 100). */
+  by_developer: Array<{ name: string; commits: number; projects: number; last_commit_at: number }>;
+  by_project: Array<{ project_id: number; name: string; commits: number; developers: number; last_commit_at: number | null }>;
+};
+
 export type RepoTokenDto = { token_id: number; prefix: string; created_by_name: string; created_at: number; revoked_at: number | null; last_used_at: number | null };
 
 export type CommitBatchResponse = { registered: number; already: number; commits: Array<{ commit_id: string; dip_id: string; is_new: boolean }> };

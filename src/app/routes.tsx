@@ -39,6 +39,7 @@ import { ReposIntroPage } from '@/features/repos/repos-intro-page.tsx';
 import { RepoDetailPage } from '@/features/repos/repo-detail-page.tsx';
 import { CommitDetailPage } from '@/features/repos/commit-detail-page.tsx';
 import { REPOS_LABELS } from '@/features/repos/repos-labels.ts';
+import { ReposGlobalPage, toGlobalTab } from '@/features/repos/repos-global-page.tsx';
 import { DisclosuresPage } from '@/features/disclosure/disclosures-page.tsx';
 import { DisclosureDetailPage } from '@/features/disclosure/disclosure-detail-page.tsx';
 import { ReceiptPage } from '@/features/disclosure/receipt-page.tsx';
@@ -174,6 +175,7 @@ export const DASHBOARD_ROUTES: AppRoute[] = [
   // Source-code (copyright) projects (issue 16); §2 named routes project and commitDetail.
   { path: '/dashboard/repos', title: REPOS_LABELS.list, render: () => <RequireUser>{() => <ReposPage />}</RequireUser> },
   { path: '/dashboard/repos/intro', title: REPOS_LABELS.intro, render: () => <RequireUser>{() => <ReposIntroPage />}</RequireUser> },
+  { path: '/dashboard/repos/global/:active?', title: REPOS_LABELS.global, render: ({ active }) => <RequireUser>{() => <ReposGlobalPage active={toGlobalTab(active)} />}</RequireUser> },
   { path: '/dashboard/repos/detail/:project_id', title: REPOS_LABELS.project, render: ({ project_id }) => <RequireUser>{() => <RepoDetailPage key={project_id} projectId={project_id ?? ''} />}</RequireUser> },
   {
     path: '/dashboard/repos/detail/:project_id/:commit_id',

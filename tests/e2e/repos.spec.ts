@@ -88,10 +88,19 @@ test('a repository folder registered in the browser, then the CLI pushes only th
   const pdf = await (await download).path();
   expect(fs.readFileSync(pdf).subarray(0, 5).toString()).toBe('%PDF-');
 
+  // The enterprise's code at a glance (repos/global): counts, the weekly chart, developers.
+  await page.goto('/dashboard/repos/global');
+  await expect(page.getByTestId('global-commits')).toHaveText('4');
+  await expect(page.getByTestId('global-chart').locator('canvas')).toHaveCount(1);
+  await page.getByTestId('global-tab-developers').click();
+  await expect(page).toHaveURL(/\/dashboard\/repos\/global\/developers$/);
+  await expect(page.getByTestId('global-developer-table')).toContainText('王小明');
+
   // Screens in the three languages at desktop, middle and mobile widths.
   const screens = [
     ['list', '/dashboard/repos'],
     ['intro', '/dashboard/repos/intro'],
+    ['global', '/dashboard/repos/global'],
     ['project', `/dashboard/repos/detail/${projectId}`],
     ['commit', `/dashboard/repos/detail/${projectId}/${third}`],
   ] as const;

@@ -209,6 +209,32 @@ describe('project tokens', () => {
   });
 });
 
+describe('overview (repos/global)', () => {
+  it('counts commits by week, developer and project over the projects the caller sees', async () => {
+    const owner = await ownerWithEnterprise(h, `概览企业${process.pid}`);
+    const bob = await memberOf(h, owner, 0);
+    const a = await createOk(owner.cookie, 'overview-a');
+    const b = await createOk(bob.cookie, 'overview-b');
+    const monday = Date.UTC(2024, 0, 1) / 1000; // a Monday
+    const at = (s: number, name: string) => fakeRecord({ author: { name, email_sha256: 'a'.repeat(64), time: s, tz: '+0800' } });
+    await push(a.project_id, [at(monday + 3600, '甲'), at(monday + 86_400, '乙'), at(monday + 8 * 86_400, '甲')], { cookie: owner.cookie });
+    await push(b.project_id, [at(monday + 100, '丙')], { cookie: bob.cookie });
+    const all = (await h.request({ method: 'GET', url: '/api/v1/repos/overview', cookie: owner.cookie })).json().data;
+    expect(all).toMatchObject({ projects: 2, commits: 4, developers: 3 });
+    expect(all.weeks).toEqual([
+      { week: monday, commits: 3 },
+      { week: monday + 7 * 86_400, commits: 1 },
+    ]);
+    expect(all.by_developer[0]).toMatchObject({ name: '甲', commits: 2, projects: 1 });
+    expect(all.by_project.map((p: { name: string; commits: number }) => [p.name, p.commits])).toEqual([
+      ['overview-a', 3],
+      ['overview-b', 1],
+    ]);
+    const own = (await h.request({ method: 'GET', url: '/api/v1/repos/overview', cookie: bob.cookie })).json().data;
+    expect(own).toMatchObject({ projects: 1, commits: 1, developers: 1 });
+  });
+});
+
 describe('search', () => {
   it('finds a commit id or DNA (entity_type 3) and a project DNA (2) within §6 view', async () => {
     const owner = await ownerWithEnterprise(h, `搜索源码企业${process.pid}`);

@@ -14,6 +14,7 @@ import {
   parseCommitRecord,
   type CommitBatchResponse,
   type CommitRecord,
+  type RepoOverviewDto,
   type RepoTokenDto,
 } from '../../../core/repos.ts';
 import { sha256, toHex, utf8 } from '../../../core/ledger/bytes.ts';
@@ -187,6 +188,51 @@ export default async function repoRoutes(app: FastifyInstance) {
       return { data };
     },
   );
+
+  /** §2 repos/global: commits over time, developers and projects, over the projects the caller sees. */
+  app.get('/api/v1/repos/overview', { config: SIGNED_IN }, async (request) => {
+    const m = await memberOf(request);
+    const projects = await visibleProjects(db, m.employee.enterprise_id, m.viewer).select(['p.id', 'p.name']).execute();
+    const ids = projects.map((p) => Number(p.id));
+    const rows = ids.length ? await db.selectFrom('repo_commits').select(['project_id', 'author_name', 'author_time']).where('project_id', 'in', ids).execute() : [];
+    const WEEK = 7 * 86_400;
+    const MONDAY = 4 * 86_400; // 1970-01-01 was a Thursday
+    const weeks = new Map<number, number>();
+    const developers = new Map<string, { commits: number; projects: Set<number>; last: number }>();
+    const perProject = new Map<number, { commits: number; developers: Set<string>; last: number }>();
+    for (const r of rows) {
+      const s = Math.floor(Number(r.author_time) / 1000);
+      const week = Math.floor((s - MONDAY) / WEEK) * WEEK + MONDAY;
+      weeks.set(week, (weeks.get(week) ?? 0) + 1);
+      const d = developers.get(r.author_name) ?? { commits: 0, projects: new Set<number>(), last: 0 };
+      d.commits++;
+      d.projects.add(Number(r.project_id));
+      d.last = Math.max(d.last, Number(r.author_time));
+      developers.set(r.author_name, d);
+      const p = perProject.get(Number(r.project_id)) ?? { commits: 0, developers: new Set<string>(), last: 0 };
+      p.commits++;
+      p.developers.add(r.author_name);
+      p.last = Math.max(p.last, Number(r.author_time));
+      perProject.set(Number(r.project_id), p);
+    }
+    const data: RepoOverviewDto = {
+      projects: projects.length,
+      commits: rows.length,
+      developers: developers.size,
+      weeks: [...weeks].sort((a, b) => a[0] - b[0]).map(([week, commits]) => ({ week, commits })),
+      by_developer: [...developers]
+        .sort((a, b) => b[1].commits - a[1].commits || a[0].localeCompare(b[0]))
+        .slice(0, 100)
+        .map(([name, d]) => ({ name, commits: d.commits, projects: d.projects.size, last_commit_at: d.last })),
+      by_project: projects
+        .map((p) => {
+          const s = perProject.get(Number(p.id));
+          return { project_id: Number(p.id), name: p.name, commits: s?.commits ?? 0, developers: s?.developers.size ?? 0, last_commit_at: s ? s.last : null };
+        })
+        .sort((a, b) => b.commits - a.commits || a.project_id - b.project_id),
+    };
+    return { data };
+  });
 
   app.get<{ Params: { project_id: number } }>('/api/v1/repos/:project_id', { config: SIGNED_IN, schema: { params: projectParam } }, async (request) => {
     const a = await access(request, request.params.project_id, { isTokenAllowed: false });

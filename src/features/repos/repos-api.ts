@@ -1,7 +1,7 @@
 import { api } from '@/api/client.ts';
 import { downloadFile } from '@/api/download.ts';
 import type { Paged } from '../../../core/api-types.ts';
-import { COMMIT_BATCH_MAX, type CommitBatchResponse, type CommitRecord, type RepoCommitDto, type RepoProjectDto, type RepoTokenDto } from '../../../core/repos.ts';
+import { COMMIT_BATCH_MAX, type CommitBatchResponse, type CommitRecord, type RepoCommitDto, type RepoOverviewDto, type RepoProjectDto, type RepoTokenDto } from '../../../core/repos.ts';
 
 /** The /api/v1/repos calls (issue 16). */
 export const fetchRepos = (query: { page: number; page_size: number; keyword?: string }, signal?: AbortSignal) => api.get<Paged<RepoProjectDto> & { sees_all: boolean }>('/v1/repos', { query, signal });
@@ -31,3 +31,4 @@ export async function pushRecords(projectId: number, records: CommitRecord[], on
 
 export const downloadCommitProof = (apiBase: string, projectId: number, commit: { commit_id: string; dip_id: string }) =>
   downloadFile(`${apiBase}/v1/repos/${projectId}/commits/${commit.commit_id}/proof`, `provena-commit-${commit.commit_id.slice(0, 12)}-${commit.dip_id}.pdf`);
+export const fetchRepoOverview = (signal?: AbortSignal) => api.get<RepoOverviewDto>('/v1/repos/overview', { signal });

@@ -5,6 +5,7 @@ export const REPOS_LABELS = {
   sidebar: msg`Source code`,
   list: msg`Source-code projects`,
   intro: msg`What a commit proof proves`,
+  global: msg`Code at a glance`,
   project: msg`Source-code project`,
   commit: msg`Commit`,
 };

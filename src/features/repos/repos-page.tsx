@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import { Anchor, Badge, Button, Card, Group, SimpleGrid, Stack, Text, TextInput, ThemeIcon, Title } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
-import { IconBrandGit, IconGitCommit, IconInfoCircle, IconPlus, IconSearch } from '@tabler/icons-react';
+import { IconBrandGit, IconChartLine, IconGitCommit, IconInfoCircle, IconPlus, IconSearch } from '@tabler/icons-react';
 import { Trans, useLingui } from '@lingui/react/macro';
 import { Link, useLocation } from 'wouter';
 import { useConfig } from '@/config/config-atom.ts';
@@ -67,9 +67,14 @@ export function ReposPage() {
         <Title order={1} size="h2">
           <Trans>Source-code projects</Trans>
         </Title>
-        <Button leftSection={<IconPlus size={16} />} onClick={() => setIsCreating(true)} data-testid="new-repo">
-          <Trans>New project</Trans>
-        </Button>
+        <Group gap="sm">
+          <Button component={Link} href="/dashboard/repos/global" variant="default" leftSection={<IconChartLine size={16} />} data-testid="repos-global">
+            <Trans>Code at a glance</Trans>
+          </Button>
+          <Button leftSection={<IconPlus size={16} />} onClick={() => setIsCreating(true)} data-testid="new-repo">
+            <Trans>New project</Trans>
+          </Button>
+        </Group>
       </Group>
       <Text c="dimmed" size="sm" maw={760}>
         {price > 0 ? (
