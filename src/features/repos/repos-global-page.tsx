@@ -30,6 +30,9 @@ export function ReposGlobalPage({ active }: { active: GlobalTab }) {
   const { t, i18n } = useLingui();
   const [, navigate] = useLocation();
   const { data } = useLoaded((signal) => fetchRepoOverview(signal), []);
+  // One week alone gives the chart no span: show it between the empty weeks around it.
+  const WEEK_S = 7 * 86_400;
+  const weeks = data && data.weeks.length === 1 ? [{ week: data.weeks[0]!.week - WEEK_S, commits: 0 }, data.weeks[0]!, { week: data.weeks[0]!.week + WEEK_S, commits: 0 }] : (data?.weeks ?? []);
   const date = (ms: number | null) => (ms === null ? '—' : i18n.date(new Date(ms), { dateStyle: 'medium' }));
   return (
     <Stack gap="lg">
@@ -53,7 +56,7 @@ export function ReposGlobalPage({ active }: { active: GlobalTab }) {
         <Tabs.Panel value="activity">
           {data && data.weeks.length > 0 ? (
             <Card withBorder radius="md" padding="md">
-              <ScoreChart x={data.weeks.map((w) => w.week)} series={[{ label: t`Commits per week`, values: data.weeks.map((w) => w.commits), color: '#1c7ed6', fill: 'rgba(28,126,214,0.12)' }]} xLabel={t`Week`} testId="global-chart" height={240} />
+              <ScoreChart x={weeks.map((w) => w.week)} series={[{ label: t`Commits per week`, values: weeks.map((w) => w.commits), color: '#1c7ed6', fill: 'rgba(28,126,214,0.12)' }]} xLabel={t`Week`} testId="global-chart" height={240} />
             </Card>
           ) : (
             <Text c="dimmed" size="sm">
