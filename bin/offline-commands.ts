@@ -1,5 +1,6 @@
 import type { Command } from './cli.ts';
 import { hashCommand } from './commands/hash.ts';
+import { repoCommand, verifyCommitCommand } from './commands/repo.ts';
 import { trustCommand } from './commands/trust.ts';
 import { verifyCommand } from './commands/verify.ts';
 
@@ -11,4 +12,6 @@ export const OFFLINE_COMMANDS: Record<string, Command> = {
   hash: hashCommand,
   verify: verifyCommand,
   trust: trustCommand,
+  repo: repoCommand,
+  'verify-commit': verifyCommitCommand,
 };

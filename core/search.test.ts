@@ -27,6 +27,10 @@ describe('classifySearchInput: DNA, fingerprint or invalid (§2 search box)', ()
     expect(classifySearchInput(`0x${HEX}.tar`)).toEqual({ kind: 'hash', keyword: `0x${HEX}.tar`, digest: HEX });
   });
 
+  it('a 40-hex git commit id is a commit', () => {
+    expect(classifySearchInput(` ${'AB'.repeat(20)} `)).toEqual({ kind: 'commit', keyword: 'ab'.repeat(20) });
+  });
+
   it('anything else is invalid and never reaches the server', () => {
     for (const text of ['hello', '0x1234', `0x${HEX}0`, `0x${HEX.slice(1)}`, `0x${HEX}.`, `0x${HEX}.tar.gz`, `0x${HEX}.${'a'.repeat(17)}`, `${HEX.slice(0, 63)}g`, '合同.pdf', `x${'a'.repeat(200)}`, "pv' or 1=1 --"]) {
       expect(classifySearchInput(text), text).toEqual({ kind: 'invalid' });
@@ -42,6 +46,8 @@ describe('searchResultPath: §3 entity types 0–4 to the §2 named routes', () 
   it('2 project → the vault project, locating the file by its DNA', () => {
     expect(searchResultPath({ entity_type: SEARCH_ENTITY.project, dip_id: 'pvabcdefghijklmnopqrst', project_id: 12 }, searched)).toBe('/dashboard/vault/project/12?dip_id=pvabcdefghijklmnopqrst');
     expect(searchResultPath({ entity_type: SEARCH_ENTITY.project, dip_id: null, project_id: 12 }, searched)).toBe('/dashboard/vault/project/12');
+    // A source-code project goes to its page.
+    expect(searchResultPath({ entity_type: SEARCH_ENTITY.project, dip_id: 'pvabcdefghijklmnopqrst', project_id: 12, container: 'repo' }, searched)).toBe('/dashboard/repos/detail/12');
   });
   it('3 commit → commitDetail repos/detail/:project_id/:commit_id', () => {
     expect(searchResultPath({ entity_type: SEARCH_ENTITY.commit, dip_id: 'pvcommitcommitcommitab', project_id: 7 }, searched)).toBe('/dashboard/repos/detail/7/pvcommitcommitcommitab');

@@ -12,7 +12,13 @@ export type SearchEntityType = (typeof SEARCH_ENTITY)[keyof typeof SEARCH_ENTITY
  * §3 Search result. `dip_id` is the registration's DNA; `project_id` the container it sits in
  * (a vault project, a source-code project, an application), null for an asset.
  */
-export type SearchResultDto = { entity_type: SearchEntityType; dip_id: string | null; project_id: number | null };
+export type SearchResultDto = {
+  entity_type: SearchEntityType;
+  dip_id: string | null;
+  project_id: number | null;
+  /** Which kind of project an entity_type 2 is: absent for a vault project, 'repo' for a source-code project. */
+  container?: 'repo';
+};
 
 /** The longest keyword worth looking at: an identity is 0x + 64 hex + a dot and up to 16 characters. */
 export const SEARCH_KEYWORD_MAX = 100;
@@ -23,6 +29,8 @@ export type SearchInput =
   | { kind: 'dna'; keyword: string }
   /** A file fingerprint: `0x` + SHA-256 (with or without the 0x, any case) and an optional extension, normalized to lower case. */
   | { kind: 'hash'; keyword: string; digest: string }
+  /** A git commit id (40 hex, SHA-1 object format), lower-cased (source-code commits). */
+  | { kind: 'commit'; keyword: string }
   | { kind: 'invalid' };
 
 const HASH = /^(?:0x)?([0-9a-f]{64})(\.[a-z0-9]{1,16})?$/;
@@ -39,6 +47,7 @@ export function classifySearchInput(raw: string): SearchInput {
   if (DNA_PATTERN.test(text)) return { kind: 'dna', keyword: text };
   const m = HASH.exec(text);
   if (m) return { kind: 'hash', keyword: `0x${m[1]}${m[2] ?? ''}`, digest: m[1] as string };
+  if (/^[0-9a-f]{40}$/.test(text)) return { kind: 'commit', keyword: text };
   return { kind: 'invalid' };
 }
 
@@ -70,6 +79,7 @@ export function searchResultPath(result: SearchResultDto, searched: { keyword: s
       if (dip) return `/dashboard/asset/detail/${dip}`;
       break;
     case SEARCH_ENTITY.project:
+      if (container !== null && result.container === 'repo') return `/dashboard/repos/detail/${container}`;
       if (container !== null) return `/dashboard/vault/project/${container}${dip ? `?dip_id=${dip}` : ''}`;
       break;
     case SEARCH_ENTITY.commit:

@@ -29,6 +29,7 @@ import disclosureRoutes from './routes/disclosures/index.ts';
 import vaultRoutes from './routes/vault/index.ts';
 import paymentsPlugin from './plugins/payments.ts';
 import creditRoutes from './routes/credits/index.ts';
+import repoRoutes from './routes/repos/index.ts';
 import assetRoutes from './routes/assets/index.ts';
 import homeRoutes from './routes/home/index.ts';
 
@@ -73,6 +74,7 @@ export default async function app(fastify: FastifyInstance, opts: AppOptions) {
   await fastify.register(paymentsPlugin);
   await fastify.register(creditRoutes);
   await fastify.register(assetRoutes);
+  await fastify.register(repoRoutes);
   await fastify.register(homeRoutes);
   await fastify.register(staticPlugin, { appDir: opts.env.appDir, serveSourceMaps: opts.env.serveSourceMaps });
 }

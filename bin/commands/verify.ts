@@ -73,42 +73,95 @@ function verdictJson(v: Verdict) {
   };
 }
 
+export type VerifyFlags = { positional: string[]; trusted: string[]; trustedRoots: string[]; rpcUrl: string | null; isJson: boolean; isHelp: boolean };
+
+/** The options `verify` and `verify-commit` share. */
+export function parseVerifyArgs(args: string[]): VerifyFlags {
+  const flags: VerifyFlags = { positional: [], trusted: [], trustedRoots: [], rpcUrl: null, isJson: false, isHelp: false };
+  for (let i = 0; i < args.length; i++) {
+    const a = args[i] as string;
+    if (a === '--trust') flags.trusted.push((args[++i] ?? '').toLowerCase());
+    else if (a === '--trust-root') flags.trustedRoots.push((args[++i] ?? '').toLowerCase());
+    else if (a === '--rpc') flags.rpcUrl = args[++i] ?? '';
+    else if (a === '--json') flags.isJson = true;
+    else if (a === '--help' || a === '-h') flags.isHelp = true;
+    else flags.positional.push(a);
+  }
+  return flags;
+}
+
+export function areFlagsValid(flags: VerifyFlags): boolean {
+  return ![...flags.trusted, ...flags.trustedRoots].some((k) => !/^[0-9a-f]{64}$/.test(k)) && (flags.rpcUrl === null || /^https?:\/\//.test(flags.rpcUrl));
+}
+
+/** The roots verify trusts: --trust-root, PROVENA_TRUST_ROOTS and the pinned ones; null (reported) when unreadable. */
+export function trustedRootsFor(command: string, flags: VerifyFlags): string[] | null {
+  const fromEnv = envTrustedRoots();
+  if (fromEnv.bad.length) {
+    process.stderr.write(`provena ${command}: PROVENA_TRUST_ROOTS: not a 64-hex fingerprint: ${fromEnv.bad.join(', ')}\n`);
+    return null;
+  }
+  let pinned: string[];
+  try {
+    pinned = readTrustedRoots().map((r) => r.fingerprint);
+  } catch (error) {
+    process.stderr.write(`provena ${command}: cannot read ${trustFile()}: ${error instanceof Error ? error.message : String(error)}\n`);
+    return null;
+  }
+  return [...new Set([...flags.trustedRoots, ...fromEnv.roots, ...pinned])];
+}
+
+/** Runs every check of a proof PDF against the original's SHA-256, prints them and answers the exit code. */
+export async function verifyAndReport(command: string, pdf: Uint8Array, digest: string, flags: VerifyFlags, roots: string[]): Promise<number> {
+  const verdict = await verifyCertificate(pdf, extractPackageNode, { fileSha256: digest, now: Date.now(), trustedKeyIds: flags.trusted.length ? flags.trusted : undefined, trustedRootFingerprints: roots, ...(flags.rpcUrl ? { anchorRpc: jsonRpc(flags.rpcUrl), isAnchorRequired: true } : {}) });
+  if (flags.isJson) {
+    process.stdout.write(`${JSON.stringify(verdictJson(verdict), null, 2)}\n`);
+  } else {
+    for (const c of verdict.checks) {
+      const mark = c.isSkipped ? '-' : c.isOk ? '✓' : c.isUntrusted ? '?' : '✗';
+      const why = c.message ? ` — ${MESSAGES[c.message] ?? c.message} (${c.message})` : '';
+      process.stdout.write(`${mark} ${LABELS[c.id].padEnd(26)} ${c.detail}${why}\n`);
+    }
+    if (verdict.isValid && verdict.summary) {
+      const s = verdict.summary;
+      process.stdout.write(
+        `\nVALID\n  file_hash        ${s.file_hash}\n  asset_dna        ${s.asset_dna}\n  registered_at    ${new Date(s.registered_at).toISOString()}\n  block_address    #${s.block_address.height} ${s.block_address.hash}\n  enterprise_name  ${s.enterprise_name}\n  expired_at       ${new Date(s.expired_at).toISOString()}\n`,
+      );
+    }
+  }
+  if (verdict.isUntrusted) {
+    const s = verdict.signer;
+    const how = s?.root_fingerprint
+      ? `pin the root of the platform that issued it, after checking it is the one you mean:\n  provena trust add <platform URL>     (fetches and pins its roots)\n  --trust-root ${s.root_fingerprint}   (or PROVENA_TRUST_ROOTS=${s.root_fingerprint})`
+      : `this proof has no certificate chain; pin its key after checking it with the platform:\n  --trust ${s?.key_id ?? '<key id>'}`;
+    process.stderr.write(`provena ${command}: UNTRUSTED: every check passed, but the signer is not trusted (${roots.length ? `${roots.length} root(s) trusted, none of them this one` : 'no platform root is trusted'}).\n${how}\n`);
+    return EXIT.untrusted;
+  }
+  if (!verdict.isValid) {
+    const key = verdict.message as ErrorKey;
+    process.stderr.write(`provena ${command}: FAILED at check "${verdict.failedCheck}": ${MESSAGES[key] ?? key} (${key})\n`);
+    return EXIT.failed;
+  }
+  return EXIT.valid;
+}
+
+export const VERIFY_HELP = HELP;
+
 /** `provena verify <original> <proof.pdf>`: every check offline; the exit codes are in HELP. */
 export const verifyCommand = {
   summary: 'check an original file against its PDF proof, offline',
   usage: 'verify <original> <proof.pdf> [--trust <key id>]… [--trust-root <fingerprint>]… [--rpc <url>] [--json]',
   help: HELP,
   async run(args: string[]): Promise<number> {
-    const positional: string[] = [];
-    const trusted: string[] = [];
-    const trustedRoots: string[] = [];
-    let rpcUrl: string | null = null;
-    let isJson = false;
-    for (let i = 0; i < args.length; i++) {
-      const a = args[i] as string;
-      if (a === '--trust') trusted.push((args[++i] ?? '').toLowerCase());
-      else if (a === '--trust-root') trustedRoots.push((args[++i] ?? '').toLowerCase());
-      else if (a === '--rpc') rpcUrl = args[++i] ?? '';
-      else if (a === '--json') isJson = true;
-      else if (a === '--help' || a === '-h') {
-        process.stdout.write(`usage: provena ${this.usage}\n${HELP}`);
-        return EXIT.valid;
-      } else positional.push(a);
+    const flags = parseVerifyArgs(args);
+    if (flags.isHelp) {
+      process.stdout.write(`usage: provena ${this.usage}\n${HELP}`);
+      return EXIT.valid;
     }
-    const fromEnv = envTrustedRoots();
-    if (fromEnv.bad.length) {
-      process.stderr.write(`provena verify: PROVENA_TRUST_ROOTS: not a 64-hex fingerprint: ${fromEnv.bad.join(', ')}\n`);
-      return EXIT.usage;
-    }
-    let pinned: string[];
-    try {
-      pinned = readTrustedRoots().map((r) => r.fingerprint);
-    } catch (error) {
-      process.stderr.write(`provena verify: cannot read ${trustFile()}: ${error instanceof Error ? error.message : String(error)}\n`);
-      return EXIT.usage;
-    }
-    const [original, proof] = positional;
-    if (!original || !proof || positional.length !== 2 || [...trusted, ...trustedRoots].some((k) => !/^[0-9a-f]{64}$/.test(k)) || (rpcUrl !== null && !/^https?:\/\//.test(rpcUrl))) {
+    const roots = trustedRootsFor('verify', flags);
+    if (!roots) return EXIT.usage;
+    const [original, proof] = flags.positional;
+    if (!original || !proof || flags.positional.length !== 2 || !areFlagsValid(flags)) {
       process.stderr.write(`usage: provena ${this.usage}\n${HELP}`);
       return EXIT.usage;
     }
@@ -122,36 +175,6 @@ export const verifyCommand = {
       process.stderr.write(`provena verify: cannot read ${e.path ?? ''}: ${e.code === 'ENOENT' ? 'no such file' : e.message}\n`);
       return EXIT.usage;
     }
-    const roots = [...new Set([...trustedRoots, ...fromEnv.roots, ...pinned])];
-    const verdict = await verifyCertificate(pdf, extractPackageNode, { fileSha256: digest, now: Date.now(), trustedKeyIds: trusted.length ? trusted : undefined, trustedRootFingerprints: roots, ...(rpcUrl ? { anchorRpc: jsonRpc(rpcUrl), isAnchorRequired: true } : {}) });
-    if (isJson) {
-      process.stdout.write(`${JSON.stringify(verdictJson(verdict), null, 2)}\n`);
-    } else {
-      for (const c of verdict.checks) {
-        const mark = c.isSkipped ? '-' : c.isOk ? '✓' : c.isUntrusted ? '?' : '✗';
-        const why = c.message ? ` — ${MESSAGES[c.message] ?? c.message} (${c.message})` : '';
-        process.stdout.write(`${mark} ${LABELS[c.id].padEnd(26)} ${c.detail}${why}\n`);
-      }
-      if (verdict.isValid && verdict.summary) {
-        const s = verdict.summary;
-        process.stdout.write(
-          `\nVALID\n  file_hash        ${s.file_hash}\n  asset_dna        ${s.asset_dna}\n  registered_at    ${new Date(s.registered_at).toISOString()}\n  block_address    #${s.block_address.height} ${s.block_address.hash}\n  enterprise_name  ${s.enterprise_name}\n  expired_at       ${new Date(s.expired_at).toISOString()}\n`,
-        );
-      }
-    }
-    if (verdict.isUntrusted) {
-      const s = verdict.signer;
-      const how = s?.root_fingerprint
-        ? `pin the root of the platform that issued it, after checking it is the one you mean:\n  provena trust add <platform URL>     (fetches and pins its roots)\n  --trust-root ${s.root_fingerprint}   (or PROVENA_TRUST_ROOTS=${s.root_fingerprint})`
-        : `this proof has no certificate chain; pin its key after checking it with the platform:\n  --trust ${s?.key_id ?? '<key id>'}`;
-      process.stderr.write(`provena verify: UNTRUSTED: every check passed, but the signer is not trusted (${roots.length ? `${roots.length} root(s) trusted, none of them this one` : 'no platform root is trusted'}).\n${how}\n`);
-      return EXIT.untrusted;
-    }
-    if (!verdict.isValid) {
-      const key = verdict.message as ErrorKey;
-      process.stderr.write(`provena verify: FAILED at check "${verdict.failedCheck}": ${MESSAGES[key] ?? key} (${key})\n`);
-      return EXIT.failed;
-    }
-    return EXIT.valid;
+    return verifyAndReport('verify', pdf, digest, flags, roots);
   },
 };

@@ -391,6 +391,43 @@ export type EnterpriseKeyLogTable = {
   created_at: number;
 };
 
+/** Source-code projects. */
+export type RepoProjectsTable = {
+  id: Generated<number>;
+  enterprise_id: number;
+  owner_user_id: number;
+  name: string;
+  description: Generated<string>;
+  url: Generated<string>;
+  dna: string;
+  created_at: number;
+};
+export type RepoTokensTable = {
+  id: Generated<number>;
+  project_id: number;
+  token_sha256: string;
+  prefix: string;
+  created_by: number;
+  created_at: number;
+  revoked_at: number | null;
+  last_used_at: number | null;
+};
+export type RepoCommitsTable = {
+  id: Generated<number>;
+  project_id: number;
+  enterprise_id: number;
+  user_id: number;
+  commit_id: string;
+  tree_id: string;
+  record: string;
+  record_sha256: string;
+  author_name: string;
+  author_time: number;
+  dna: string;
+  credits: Generated<number>;
+  created_at: number;
+};
+
 export type Database = {
   users: UsersTable;
   sessions: SessionsTable;
@@ -437,4 +474,7 @@ export type Database = {
   enterprise_certificates: EnterpriseCertificatesTable;
   key_custody_requests: KeyCustodyRequestsTable;
   enterprise_key_log: EnterpriseKeyLogTable;
+  repo_projects: RepoProjectsTable;
+  repo_tokens: RepoTokensTable;
+  repo_commits: RepoCommitsTable;
 };

@@ -34,6 +34,9 @@ export type Registration = { dna: string; file_hash: string; kind: string; enter
  */
 export type InTransaction = (trx: Transaction<Database>, registration: Registration) => Promise<void>;
 
+/** Work done in the same transaction as a batch of entries (one credit check and charge, the feature's rows). */
+export type InTransactionMany = (trx: Transaction<Database>, registrations: Registration[]) => Promise<void>;
+
 export type BlockRow = {
   height: number;
   hash: string;
@@ -227,6 +230,73 @@ export class Ledger {
       this.pendingHint += 1;
       if (this.pendingHint >= this.config.maxBlockEntries) void this.sealSoon();
       return registration;
+    }
+  }
+
+  /**
+   * Records many registrations in ONE transaction (a pushed git history: thousands of commits),
+   * inserted in bulk: all of them and the caller's work commit together, or none does.
+   */
+  async registerMany(inputs: RegisterInput[], inTransaction?: InTransactionMany): Promise<Registration[]> {
+    const prepared = inputs.map((input) => {
+      const digest = normalizeDigest(input.fileHash);
+      if (!digest) throw new LedgerError('fileHash must be a SHA-256 digest');
+      if (!KIND_PATTERN.test(input.kind)) throw new LedgerError('kind must be lowercase letters');
+      const enterpriseName = input.enterpriseName.trim();
+      if (!enterpriseName || enterpriseName.length > 200) throw new LedgerError('enterpriseName must be 1–200 characters');
+      const extension = /(\.[a-z0-9]{1,16})$/.exec(input.fileHash.trim().toLowerCase())?.[1] ?? '';
+      return { input, digest, enterpriseName, identity: `0x${digest}${extension}` };
+    });
+    for (let attempt = 0; ; attempt++) {
+      const registeredAt = Date.now();
+      const rows = prepared.map((p) => {
+        const salt = crypto.getRandomValues(new Uint8Array(32));
+        const record = encodeRecord({ v: 1, kind: p.input.kind, commitment: fileCommitment(salt, fromHex(p.digest)), enterprise_name: p.enterpriseName, registered_at: registeredAt });
+        return { p, salt, record, dna: assetDna(record) };
+      });
+      const registrations: Registration[] = rows.map((r) => ({ dna: r.dna, file_hash: r.p.identity, kind: r.p.input.kind, enterprise_name: r.p.enterpriseName, registered_at: registeredAt }));
+      let isDnaCollision = false;
+      try {
+        await this.db.transaction().execute(async (trx) => {
+          // Bulk inserts, in chunks that stay under SQLite's bound-parameter limit.
+          for (let i = 0; i < rows.length; i += 200) {
+            const chunk = rows.slice(i, i + 200);
+            await trx
+              .insertInto('ledger_entries')
+              .values(
+                chunk.map((r) => ({
+                  dna: r.dna,
+                  record: r.record,
+                  leaf_hash: toHex(leafHash(utf8.encode(r.record))),
+                  file_hash: r.p.identity,
+                  salt: toHex(r.salt),
+                  kind: r.p.input.kind,
+                  enterprise_name: r.p.enterpriseName,
+                  registrant_user_id: r.p.input.registrantUserId,
+                  registered_at: registeredAt,
+                  leaf_index: null,
+                  block_height: null,
+                })),
+              )
+              .execute()
+              .catch((error: unknown) => {
+                isDnaCollision = isUniqueViolation(error);
+                throw error;
+              });
+            await trx
+              .insertInto('proofs')
+              .values(chunk.map((r) => ({ dna: r.dna, status: 1, valid_ms: r.p.input.validMs ?? this.config.proofValidityMs, issued_at: null, expires_at: null, pdf: null, error: null, updated_at: registeredAt, locale: r.p.input.locale ?? 'zh' })))
+              .execute();
+          }
+          await inTransaction?.(trx, registrations);
+        });
+      } catch (error) {
+        if (isDnaCollision && attempt < 3) continue;
+        throw error;
+      }
+      this.pendingHint += rows.length;
+      if (this.pendingHint >= this.config.maxBlockEntries) void this.sealSoon();
+      return registrations;
     }
   }
 

@@ -1,5 +1,5 @@
 import fp from 'fastify-plugin';
-import { Ledger, type InTransaction, type RegisterInput, type Registration } from './ledger.ts';
+import { Ledger, type InTransaction, type InTransactionMany, type RegisterInput, type Registration } from './ledger.ts';
 import { readLedgerConfig, type LedgerConfig } from './config.ts';
 import { ProofJobs } from '../proofs/jobs.ts';
 import { CheckpointAnchoring, evmAnchorer } from './anchor.ts';
@@ -26,6 +26,8 @@ declare module 'fastify' {
      * from the enterprise row (tests/server/registration-door.test.ts walks every route).
      */
     registerEntry(input: RegisterInput, inTransaction?: InTransaction): Promise<Registration>;
+    /** The same door for a batch (a pushed git history), in one transaction, inserted in bulk; same duties for its callers. */
+    registerEntries(inputs: RegisterInput[], inTransaction?: InTransactionMany): Promise<Registration[]>;
   }
 }
 
@@ -53,6 +55,7 @@ export default fp<LedgerPluginOptions>(async function ledgerPlugin(app, opts) {
   app.decorate('anchoring', anchoring);
   app.decorate('witnessing', witnessing);
   app.decorate('registerEntry', (input: RegisterInput, inTransaction?: InTransaction) => ledger.register(input, inTransaction));
+  app.decorate('registerEntries', (inputs: RegisterInput[], inTransaction?: InTransactionMany) => ledger.registerMany(inputs, inTransaction));
   app.addHook('onReady', async () => {
     await ledger.start({ isSealingTimerOn: opts.isSealingTimerOn });
     if (opts.isSealingTimerOn !== false) anchoring?.start();

@@ -60,6 +60,15 @@ export const ASSET_TYPE_TEXT: Trilingual[] = [
   { zh: '其他', en: 'Other', ja: 'その他' },
 ];
 export const VAULT_FILE_TEXT: Trilingual = { zh: '保险箱文件', en: 'Vault file', ja: '金庫のファイル' };
+/** A source-code commit: the registered "file" is the commit's canonical record (docs/proof-format.md). */
+export const COMMIT_TEXT: Trilingual = { zh: '源代码提交记录', en: 'Source-code commit record', ja: 'ソースコードのコミット記録' };
+export const REPO_PROJECT_TEXT: Trilingual = { zh: '源代码项目', en: 'Source-code project', ja: 'ソースコードプロジェクト' };
+export const COMMIT_DETAIL_TEXT = {
+  project: { zh: '项目', en: 'Project', ja: 'プロジェクト' },
+  commit: { zh: '提交 ID', en: 'Commit id', ja: 'コミット ID' },
+  treeDigest: { zh: '文件树指纹（SHA-256）', en: 'Tree digest (SHA-256)', ja: 'ツリー指紋（SHA-256）' },
+  authorTime: { zh: '作者时间', en: 'Author time', ja: '作成日時' },
+} satisfies Record<string, Trilingual>;
 
 /** Bytes in the units people read (base 1024), with the exact count. */
 export function formatSize(bytes: number, locale: CertificateLocale): string {

@@ -3,7 +3,7 @@ import type { Ledger, BlockRow } from '../ledger/ledger.ts';
 import { buildProofPackage } from './package-builder.ts';
 import { renderCertificate, signExistingCertificate, type CertificateAsset } from './pdf.ts';
 import { loadPlatformSigner } from '../keys/platform-keys.ts';
-import { ASSET_TYPE_TEXT, VAULT_FILE_TEXT } from './certificate-text.ts';
+import { ASSET_TYPE_TEXT, COMMIT_DETAIL_TEXT, COMMIT_TEXT, REPO_PROJECT_TEXT, VAULT_FILE_TEXT } from './certificate-text.ts';
 import type { CertificateLocale } from '../locale.ts';
 
 const isCertificateLocale = (value: string): value is CertificateLocale => value === 'zh' || value === 'en' || value === 'ja';
@@ -143,6 +143,28 @@ export class ProofJobs {
     if (asset) return { name: asset.name, type: ASSET_TYPE_TEXT[Number(asset.type)] ?? ASSET_TYPE_TEXT[ASSET_TYPE_TEXT.length - 1]!, size: Number(asset.size) };
     const file = await this.db.selectFrom('vault_files').select(['name', 'size']).where('dna', '=', dna).executeTakeFirst();
     if (file) return { name: file.name, type: VAULT_FILE_TEXT, size: Number(file.size) };
+    const commit = await this.db
+      .selectFrom('repo_commits as c')
+      .innerJoin('repo_projects as p', 'p.id', 'c.project_id')
+      .select(['c.commit_id', 'c.record', 'c.author_time', 'p.name'])
+      .where('c.dna', '=', dna)
+      .executeTakeFirst();
+    if (commit) {
+      const record = JSON.parse(commit.record) as { tree_sha256: string; author: { tz: string } };
+      const D = COMMIT_DETAIL_TEXT;
+      return {
+        name: `${commit.name} @ ${commit.commit_id.slice(0, 12)}`,
+        type: COMMIT_TEXT,
+        size: null,
+        details: [
+          { label: D.commit, value: commit.commit_id, isMono: true },
+          { label: D.treeDigest, value: record.tree_sha256, isMono: true },
+          { label: D.authorTime, value: `${new Date(Number(commit.author_time)).toISOString().replace('.000Z', 'Z')} (${record.author.tz})`, isMono: false },
+        ],
+      };
+    }
+    const project = await this.db.selectFrom('repo_projects').select(['name']).where('dna', '=', dna).executeTakeFirst();
+    if (project) return { name: project.name, type: REPO_PROJECT_TEXT, size: null };
     return null;
   }
 

@@ -134,7 +134,13 @@ function wrapMixed(text: string, size: number, width: number, fonts: Fonts): str
   return lines;
 }
 
-export type CertificateAsset = { name: string; type: Trilingual; size: number | null };
+export type CertificateAsset = {
+  name: string;
+  type: Trilingual;
+  size: number | null;
+  /** More rows under the asset (a commit's project, id, tree digest and author time). */
+  details?: Array<{ label: Trilingual; value: string; isMono: boolean }>;
+};
 
 export type CertificateInput = {
   pkg: ProofPackage;
@@ -160,7 +166,7 @@ export async function renderCertificate({ pkg, verifyUrl, fontFile, fallbackFont
   const T = CERTIFICATE_TEXT;
   const others = otherLocales(locale);
   const compact = (text: Trilingual) => others.map((l) => text[l]).join(' · ');
-  const allTexts = [record.enterprise_name, asset?.name ?? '', ...Object.values(T).flatMap((t) => Object.values(t)), ...(asset ? Object.values(asset.type) : [])];
+  const allTexts = [record.enterprise_name, asset?.name ?? '', ...Object.values(T).flatMap((t) => Object.values(t)), ...(asset ? Object.values(asset.type) : []), ...(asset?.details ?? []).flatMap((d) => [d.value, ...Object.values(d.label)])];
   const doc = await PDFDocument.create();
   doc.registerFontkit(fontkit);
   const fonts = await embedFonts(doc, fontFile, fallbackFontFile, allTexts);
@@ -203,6 +209,7 @@ export async function renderCertificate({ pkg, verifyUrl, fontFile, fallbackFont
     const kind = asset.type[locale];
     const size = asset.size === null ? '' : ` · ${formatSize(asset.size, locale)}`;
     row(T.asset, locale === 'en' ? `${asset.name} (${kind}${size})` : `${asset.name}（${kind}${size}）`, false);
+    for (const d of asset.details ?? []) row(d.label, d.value, d.isMono);
   }
   row(T.fileHash, pkg.file_hash, true);
   row(T.dna, pkg.asset_dna, true);

@@ -153,6 +153,40 @@ export async function chargeRegistration(
 }
 
 /**
+ * The batch form (a pushed git history): the membership is read once inside the batch's
+ * transaction, then each registration is charged its own price (one movement naming its DNA),
+ * so N commits cost N × the price; any shortfall rolls the whole batch back.
+ */
+export async function chargeRegistrations(
+  trx: Kysely<Database>,
+  config: DeploymentConfig,
+  input: { enterpriseId: number; userId: number; kind: RegistrationKind; items: Array<{ dna: string; name: string }> },
+): Promise<{ chargedEach: number }> {
+  await requireConfirmedMembership(trx, input.enterpriseId, input.userId);
+  const price = registrationPrice(config, input.kind);
+  if (price <= 0 || input.items.length === 0) return { chargedEach: 0 };
+  const account = await findAccount(trx, input.enterpriseId, input.userId);
+  if (!account) fail('integrals_not_enough');
+  for (const item of input.items) {
+    const moved = await move(trx, { accountId: Number(account.id), enterpriseId: input.enterpriseId, userId: input.userId, delta: -price, kind: REGISTRATION_CREDIT_KIND[input.kind], reference: item.dna, detail: item.name, actorUserId: input.userId });
+    if (!moved) fail('integrals_not_enough');
+  }
+  return { chargedEach: price };
+}
+
+/** The membership read again inside a registration's transaction: one frozen (or gone) since the route checked it registers nothing (§8 forbidden). */
+export async function requireConfirmedMembership(trx: Kysely<Database>, enterpriseId: number, userId: number): Promise<void> {
+  const membership = await trx
+    .selectFrom('employees')
+    .select('id')
+    .where('enterprise_id', '=', enterpriseId)
+    .where('user_id', '=', userId)
+    .where('status', '=', EMPLOYEE_STATUS.confirmed)
+    .executeTakeFirst();
+  if (!membership) throw new ApiError('forbidden', undefined, 403);
+}
+
+/**
  * An administrator moves credits between the pool and a member: `allocate` pool → member,
  * `reclaim` member → pool. Two movements (one per account) in one transaction; the side
  * that gives must have enough (§8 integrals_not_enough on `amount`).

@@ -34,6 +34,12 @@ import { AssetListPage } from '@/features/asset/asset-list-page.tsx';
 import { AssetUploadPage } from '@/features/asset/asset-upload-page.tsx';
 import { AssetDetailPage } from '@/features/asset/asset-detail-page.tsx';
 import { ASSET_LABELS } from '@/features/asset/asset-labels.ts';
+import { ReposPage } from '@/features/repos/repos-page.tsx';
+import { ReposIntroPage } from '@/features/repos/repos-intro-page.tsx';
+import { RepoDetailPage } from '@/features/repos/repo-detail-page.tsx';
+import { CommitDetailPage } from '@/features/repos/commit-detail-page.tsx';
+import { REPOS_LABELS } from '@/features/repos/repos-labels.ts';
+import { ReposGlobalPage, toGlobalTab } from '@/features/repos/repos-global-page.tsx';
 import { DisclosuresPage } from '@/features/disclosure/disclosures-page.tsx';
 import { DisclosureDetailPage } from '@/features/disclosure/disclosure-detail-page.tsx';
 import { ReceiptPage } from '@/features/disclosure/receipt-page.tsx';
@@ -166,6 +172,16 @@ export const DASHBOARD_ROUTES: AppRoute[] = [
     render: ({ disclosureId }) => <RequireUser>{() => <DisclosureDetailPage key={disclosureId} disclosureId={disclosureId ?? ''} />}</RequireUser>,
   },
   { path: '/dashboard/credit/:active?', title: CREDIT_LABELS.page, render: ({ active }) => <RequireUser>{() => <CreditPage active={toCreditTab(active)} />}</RequireUser> },
+  // Source-code (copyright) projects; §2 named routes project and commitDetail.
+  { path: '/dashboard/repos', title: REPOS_LABELS.list, render: () => <RequireUser>{() => <ReposPage />}</RequireUser> },
+  { path: '/dashboard/repos/intro', title: REPOS_LABELS.intro, render: () => <RequireUser>{() => <ReposIntroPage />}</RequireUser> },
+  { path: '/dashboard/repos/global/:active?', title: REPOS_LABELS.global, render: ({ active }) => <RequireUser>{() => <ReposGlobalPage active={toGlobalTab(active)} />}</RequireUser> },
+  { path: '/dashboard/repos/detail/:project_id', title: REPOS_LABELS.project, render: ({ project_id }) => <RequireUser>{() => <RepoDetailPage key={project_id} projectId={project_id ?? ''} />}</RequireUser> },
+  {
+    path: '/dashboard/repos/detail/:project_id/:commit_id',
+    title: REPOS_LABELS.commit,
+    render: ({ project_id, commit_id }) => <RequireUser>{() => <CommitDetailPage key={`${project_id}/${commit_id}`} projectId={project_id ?? ''} commitId={commit_id ?? ''} />}</RequireUser>,
+  },
   { path: '/dashboard/vault', title: VAULT_LABELS.vault, render: () => <RequireUser>{() => <VaultPage />}</RequireUser> },
   { path: '/dashboard/vault/unlock', title: VAULT_LABELS.unlock, render: () => <RequireUser>{(user) => <VaultUnlockPage user={user} />}</RequireUser> },
   { path: '/dashboard/vault/project/:projectId', title: VAULT_LABELS.project, render: ({ projectId }) => <RequireUser>{() => <VaultProjectPage key={projectId} projectId={projectId ?? ''} />}</RequireUser> },

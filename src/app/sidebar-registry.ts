@@ -1,12 +1,13 @@
 import type { ComponentType } from 'react';
 import type { MessageDescriptor } from '@lingui/core';
 import { msg } from '@lingui/core/macro';
-import { IconBuilding, IconCertificate, IconCoins, IconFileExport, IconHome, IconLock, IconUserCircle, type IconProps } from '@tabler/icons-react';
+import { IconBrandGit, IconBuilding, IconCertificate, IconCoins, IconFileExport, IconHome, IconLock, IconUserCircle, type IconProps } from '@tabler/icons-react';
 import type { DeploymentConfig } from '../../core/config.ts';
 import { VAULT_LABELS } from '@/features/vault/vault-labels.ts';
 import { DISCLOSURE_LABELS } from '@/features/disclosure/disclosure-labels.ts';
 import { CREDIT_LABELS } from '@/features/credit/credit-labels.ts';
 import { ASSET_LABELS } from '@/features/asset/asset-labels.ts';
+import { REPOS_LABELS } from '@/features/repos/repos-labels.ts';
 
 /**
  * The dashboard sidebar (§2). Group indexes: asset 1, vault 2, copyright 4, company 5,
@@ -70,6 +71,15 @@ export const SIDEBAR_ENTRIES: readonly SidebarEntry[] = [
     label: DISCLOSURE_LABELS.sidebar,
     icon: IconFileExport,
     isVisible: (config) => config.menu.disclosure,
+  },
+  {
+    // §2 "copyright": source-code projects, shown by config.menu.copyright.
+    key: 'copyright',
+    index: SIDEBAR_INDEX.copyright,
+    path: '/dashboard/repos',
+    label: REPOS_LABELS.sidebar,
+    icon: IconBrandGit,
+    isVisible: (config) => config.menu.copyright,
   },
   {
     key: 'company',

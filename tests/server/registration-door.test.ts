@@ -9,6 +9,8 @@ import { registrationPrice, REGISTRATION_CREDIT_KIND, type RegistrationKind } fr
 import { CERTIFICATE_LEDGER_KIND } from '../../core/enterprise-keys.ts';
 import { verifyCertificate } from '../../core/ledger/package.ts';
 import { extractPackageNode } from '../../server/proofs/extract.ts';
+import { PROJECT_LEDGER_KIND } from '../../core/repos.ts';
+import { fakeRecord } from './repo-helpers.ts';
 
 /**
  * Who may put an entry on the ledger: only a feature service, for a member with an unfrozen
@@ -33,9 +35,12 @@ afterAll(async () => {
 const newIdentity = (ext = '.txt') => `0x${createHash('sha256').update(randomBytes(16)).digest('hex')}${ext}`;
 const entryCount = async () => Number((await h.app.db.selectFrom('ledger_entries').select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow()).n);
 
-/** Kinds the platform records for itself without a price: a disclosure's receipt, an enterprise key's certificate. */
-const UNPRICED_KINDS: string[] = ['receipt', CERTIFICATE_LEDGER_KIND];
-const PRICED_KINDS: Record<string, RegistrationKind> = { asset: 'asset', vault: 'vault_file' };
+/**
+ * Kinds recorded without a price: a disclosure's receipt, an enterprise key's certificate, a
+ * source-code project's creation (its commits are priced, credits.commit).
+ */
+const UNPRICED_KINDS: string[] = ['receipt', CERTIFICATE_LEDGER_KIND, PROJECT_LEDGER_KIND];
+const PRICED_KINDS: Record<string, RegistrationKind> = { asset: 'asset', vault: 'vault_file', commit: 'commit' };
 
 describe('the open registration door', () => {
   it('an account with no company cannot register under any enterprise name and get a proof that verifies', async () => {
@@ -109,6 +114,13 @@ describe('the route table', () => {
     await h.app.db.updateTable('users').set({ current_enterprise_id: enterpriseId }).where('phonenumber', '=', frozenHere.phone).execute();
     expect((await h.request({ method: 'GET', url: '/api/v1/assets', cookie: frozenHere.cookie })).statusCode, 'the session lives on').toBe(200);
 
+    // A source-code project of the enterprise, with a revoked CI token: the walk aims at it.
+    const repo = await h.request({ method: 'POST', url: '/api/v1/repos', cookie: owner.cookie, body: { name: '路由表仓库', description: '' } });
+    expect(repo.statusCode, repo.body).toBe(200);
+    const repoId = repo.json().data.project_id as number;
+    const revoked = (await h.request({ method: 'POST', url: `/api/v1/repos/${repoId}/tokens`, cookie: owner.cookie })).json().data as { token_id: number; token: string };
+    expect((await h.request({ method: 'DELETE', url: `/api/v1/repos/${repoId}/tokens/${revoked.token_id}`, cookie: owner.cookie })).statusCode).toBe(200);
+
     const outsiderPhone = newPhone('139');
     const outsider = await h.register(outsiderPhone);
     await realAuth(h, outsider, '王五');
@@ -130,6 +142,8 @@ describe('the route table', () => {
       valid_seconds: () => 3650 * 86400,
       uuid: () => newIdentity('.png'),
       hash: () => newIdentity(),
+      // Well-formed commit records: the walk asks as a real push would.
+      commits: () => [fakeRecord(), fakeRecord()],
     };
     type Schema = { type?: string | string[]; properties?: Record<string, Schema>; items?: Schema; enum?: unknown[] };
     const valueOf = (name: string, schema: Schema): unknown => {
@@ -144,19 +158,21 @@ describe('the route table', () => {
     const urlFor = (url: string) =>
       url
         .replace(/:dna/g, legit.asset_dna)
+        .replace(/:project_id/g, String(repoId))
         .replace(/:[A-Za-z_]+/g, '1')
         .replace(/\*/g, 'x');
-    const callers: Array<[string, string | undefined]> = [
+    const callers: Array<[string, string | undefined, Record<string, string>?]> = [
       ['anonymous', undefined],
+      ['revoked project token', undefined, { authorization: `Bearer ${revoked.token}` }],
       ['outsider', outsider],
       ['frozen member', frozen.cookie],
       ['frozen member signed in through another enterprise', frozenHere.cookie],
     ];
     let calls = 0;
-    for (const [who, cookie] of callers) {
+    for (const [who, cookie, headers] of callers) {
       for (const route of table) {
         const hasBody = !['GET', 'HEAD', 'OPTIONS'].includes(route.method);
-        const res = await h.request({ method: route.method, url: urlFor(route.url), cookie, ...(hasBody ? { body: bodyFor(route.body) } : {}) });
+        const res = await h.request({ method: route.method, url: urlFor(route.url), cookie, ...(headers ? { headers } : {}), ...(hasBody ? { body: bodyFor(route.body) } : {}) });
         calls += 1;
         expect(res.statusCode, `${who} ${route.method} ${route.url}: ${res.body.slice(0, 200)}`).toBeLessThan(500);
         expect(await entryCount(), `${who} ${route.method} ${route.url} created a ledger entry`).toBe(before);
@@ -168,9 +184,14 @@ describe('the route table', () => {
     const control = await h.request({ method: 'POST', url: '/api/v1/assets', cookie: owner.cookie, body: bodyFor(assets?.body) });
     expect(control.statusCode, control.body).toBe(200);
     expect(await entryCount()).toBe(before + 1);
+    // And the commit push does for the owner: two entries of kind commit.
+    const commits = table.find((r) => r.method === 'POST' && r.url === '/api/v1/repos/:project_id/commits');
+    const pushed = await h.request({ method: 'POST', url: urlFor(commits!.url), cookie: owner.cookie, body: bodyFor(commits?.body) });
+    expect(pushed.statusCode, pushed.body).toBe(200);
+    expect(await entryCount()).toBe(before + 3);
     await h.app.ledger.sealNow();
     await h.app.proofs.drain();
-    expect(await entryCount()).toBe(before + 1);
+    expect(await entryCount()).toBe(before + 3);
 
     // Every entry on the ledger carries its charge (a credit movement naming its DNA) unless its price is 0.
     const entries = await h.app.db.selectFrom('ledger_entries').select(['dna', 'kind', 'enterprise_name']).execute();

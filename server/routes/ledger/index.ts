@@ -1,6 +1,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { findVaultByKeyword } from '../../services/vault.ts';
 import { findAssetByKeyword } from '../../services/assets.ts';
+import { findRepoByKeyword } from '../../services/repos.ts';
 import type { MemberContext } from '../../plugins/enterprises.ts';
 import { fail } from '../../errors.ts';
 import { DNA_PATTERN } from '../../../core/ledger/record.ts';
@@ -93,11 +94,15 @@ export default async function ledgerRoutes(app: FastifyInstance) {
     if (vault) return { entity_type: 2, dip_id: vault.dip_id, project_id: vault.project_id };
     const asset = await findAssetByKeyword(app.db, m.employee.enterprise_id, viewer, keyword);
     if (asset) return { entity_type: 1, dip_id: asset.dip_id, project_id: null };
+    // Source-code projects: a project DNA (2), a commit DNA or commit id (3).
+    const repo = await findRepoByKeyword(app.db, m.employee.enterprise_id, viewer, keyword);
+    if (repo?.entity_type === 2) return { entity_type: 2, dip_id: repo.dip_id, project_id: repo.project_id, container: 'repo' as const };
+    if (repo) return { entity_type: 3, dip_id: repo.dip_id, project_id: repo.project_id };
     return null;
   }
 
   /** Kinds found only through the member search above, never by the public DNA or own-hash lookups. */
-  const PRIVATE_KINDS = ['vault', 'asset'];
+  const PRIVATE_KINDS = ['vault', 'asset', 'commit', 'repo_project'];
 
   app.get<{ Querystring: { keyword: string } }>(
     '/api/v1/search/dip-data',

@@ -7,7 +7,7 @@ import type { Bridge, CommunitySnapshot, EnterprisePayload, GraphSnapshot, Score
 import { downsample, lastWindow, SCORE_RANGES, type ScoreRange } from '../../../core/asset-map.ts';
 import { QUALITY_MEAN, QUALITY_SPREAD, qualityCurve, qualityProbability } from '../../../core/score/quality.ts';
 import { fetchBridges, fetchCommunities, fetchEnterprise, fetchGraphs, fetchScores, fetchStructuralHoles, fetchTimeline } from './map-api.ts';
-import { ScoreChart, type ChartSeries } from './score-chart.tsx';
+import { ScoreChart, type ChartSeries } from '@/components/score-chart.tsx';
 import { communityColor, ScoreGraphView } from './score-graph-view.tsx';
 
 /** After a week's layout settles, playback waits this long before the next week. */

@@ -1,0 +1,423 @@
+/**
+ * Computes commit records (core/repos.ts) from a git repository, with isomorphic-git over any
+ * file system it accepts: Node's `fs` in the CLI, an in-memory one built from a picked folder
+ * in the browser worker (memoryFs below). Pure TypeScript: no Node module is imported here.
+ *
+ * The format is documented in docs/proof-format.md, "Commit records". Only the `.git`
+ * directory is read; the working tree never is, and nothing but hashes and metadata leaves.
+ */
+import git from 'isomorphic-git';
+import { sha256 as nobleSha256 } from '@noble/hashes/sha2.js';
+import { COMMIT_RECORD_FORMAT, type CommitPerson, type CommitRecord } from './repos.ts';
+
+/** The subset of a promise-based `fs` that isomorphic-git calls. */
+export type GitFs = { promises: Record<string, (...args: never[]) => Promise<unknown>> } | Record<string, unknown>;
+
+export type RepoReadReason = 'not_a_repository' | 'object_format_unsupported' | 'cancelled' | 'commit_not_found';
+
+export class RepoReadError extends Error {
+  readonly reason: RepoReadReason;
+  constructor(message: string, reason: RepoReadReason) {
+    super(message);
+    this.reason = reason;
+  }
+}
+
+export type RecordProgress = {
+  /** Commits whose record is computed, of those to compute. */
+  done: number;
+  total: number;
+  /** Bytes of blob content hashed so far. */
+  bytes: number;
+  /** Git objects read so far (commits, trees, blobs). */
+  objects: number;
+};
+
+export type ReadOptions = {
+  fs: GitFs;
+  /** The `.git` directory. */
+  gitdir: string;
+  /** Commits already registered: the walk stops at them (their ancestors are registered too). */
+  known?: ReadonlySet<string>;
+  onProgress?: (p: RecordProgress) => void;
+  signal?: AbortSignal;
+};
+
+const HEX = '0123456789abcdef';
+function hex(bytes: Uint8Array): string {
+  let out = '';
+  for (const b of bytes) out += HEX[b >> 4]! + HEX[b & 15]!;
+  return out;
+}
+
+/** Small inputs hash synchronously (no round trip to the crypto thread); large ones with WebCrypto. */
+async function sha256(bytes: Uint8Array): Promise<string> {
+  if (bytes.length < 256 * 1024) return hex(nobleSha256(bytes));
+  return hex(new Uint8Array(await crypto.subtle.digest('SHA-256', bytes as Uint8Array<ArrayBuffer>)));
+}
+
+const encoder = new TextEncoder();
+const decoder = new TextDecoder();
+
+/** Compares byte strings (UTF-8 path order). */
+function compareBytes(a: Uint8Array, b: Uint8Array): number {
+  const n = Math.min(a.length, b.length);
+  for (let i = 0; i < n; i++) if (a[i] !== b[i]) return a[i]! - b[i]!;
+  return a.length - b.length;
+}
+
+/** Finds the end of the header (the first "\n\n") in a commit object's content. */
+function headerEnd(content: Uint8Array): number {
+  for (let i = 0; i + 1 < content.length; i++) if (content[i] === 10 && content[i + 1] === 10) return i;
+  return content.length;
+}
+
+/** "Name <email> seconds +zone"; a line git would not write gives the whole line as the name. */
+function personOf(line: string): CommitPerson {
+  const m = /^(.*?) ?<([^>]*)> (-?\d+) ([+-]\d{4})$/.exec(line);
+  if (!m) return { name: line, email_sha256: hex(nobleSha256(new Uint8Array())), time: 0, tz: '+0000' };
+  return { name: m[1]!, email_sha256: hex(nobleSha256(encoder.encode(m[2]!))), time: Number(m[3]), tz: m[4]! };
+}
+
+type TreeEntry = { mode: string; path: string; oid: string; type: 'blob' | 'tree' | 'commit' };
+
+/**
+ * A reader over one repository: caches parsed trees and blob digests across commits, so a
+ * whole history hashes each blob once.
+ */
+export class CommitRecorder {
+  private readonly fs: GitFs;
+  private readonly gitdir: string;
+  private readonly cache = {};
+  private readonly trees = new Map<string, TreeEntry[]>();
+  private readonly blobs = new Map<string, string>();
+  private readonly treeDigests = new Map<string, { sha256: string; count: number }>();
+  bytes = 0;
+  objects = 0;
+
+  constructor(fs: GitFs, gitdir: string) {
+    this.fs = fs;
+    this.gitdir = gitdir;
+  }
+
+  private get args() {
+    return { fs: this.fs as never, gitdir: this.gitdir, cache: this.cache };
+  }
+
+  /** Refuses what isomorphic-git cannot read (SHA-256 object format) instead of computing a wrong record. */
+  async checkFormat(): Promise<void> {
+    let format: unknown;
+    try {
+      const promises = (this.fs as { promises?: { readFile(path: string): Promise<unknown> } }).promises;
+      if (promises) await promises.readFile(`${this.gitdir}/HEAD`);
+      format = await git.getConfig({ ...this.args, path: 'extensions.objectformat' });
+    } catch (error) {
+      throw new RepoReadError(`not a git repository: ${error instanceof Error ? error.message : String(error)}`, 'not_a_repository');
+    }
+    if (typeof format === 'string' && format.toLowerCase() !== 'sha1') {
+      throw new RepoReadError(`object format ${format} is not supported (isomorphic-git reads SHA-1 repositories only)`, 'object_format_unsupported');
+    }
+  }
+
+  /** Every tip: branches, remote branches and tags (annotated tags peeled to their commit), HEAD. */
+  async tips(): Promise<Array<{ ref: string; commit: string }>> {
+    const out: Array<{ ref: string; commit: string }> = [];
+    for (const prefix of ['refs/heads', 'refs/remotes', 'refs/tags']) {
+      const names = await git.listRefs({ ...this.args, filepath: prefix }).catch(() => [] as string[]);
+      for (const name of names.sort()) {
+        const ref = `${prefix}/${name}`;
+        let oid: string;
+        try {
+          oid = await git.resolveRef({ ...this.args, ref });
+        } catch {
+          continue; // a symbolic ref (origin/HEAD) to nothing
+        }
+        const commit = await this.peel(oid);
+        if (commit) out.push({ ref, commit });
+      }
+    }
+    try {
+      const head = await this.peel(await git.resolveRef({ ...this.args, ref: 'HEAD' }));
+      if (head) out.push({ ref: 'HEAD', commit: head });
+    } catch {
+      /* an empty repository: HEAD names a branch with no commit */
+    }
+    return out;
+  }
+
+  private async peel(oid: string): Promise<string | null> {
+    for (let depth = 0; depth < 16; depth++) {
+      const { type, object } = await git.readObject({ ...this.args, oid, format: 'parsed' });
+      this.objects++;
+      if (type === 'commit') return oid;
+      if (type !== 'tag') return null;
+      oid = (object as { object: string }).object;
+    }
+    return null;
+  }
+
+  private async tree(oid: string): Promise<TreeEntry[]> {
+    let entries = this.trees.get(oid);
+    if (!entries) {
+      const { tree } = await git.readTree({ ...this.args, oid });
+      this.objects++;
+      entries = tree.map((e) => ({ mode: e.mode, path: e.path, oid: e.oid, type: e.type }));
+      this.trees.set(oid, entries);
+    }
+    return entries;
+  }
+
+  private async blobDigest(oid: string): Promise<string> {
+    let digest = this.blobs.get(oid);
+    if (digest === undefined) {
+      const { blob } = await git.readBlob({ ...this.args, oid });
+      this.objects++;
+      this.bytes += blob.length;
+      digest = await sha256(blob);
+      this.blobs.set(oid, digest);
+    }
+    return digest;
+  }
+
+  /** The tree listing (one line per file, link or submodule, in path byte order) and its SHA-256. */
+  async treeListing(treeOid: string): Promise<Array<{ mode: string; sha256: string; path: string }>> {
+    const out: Array<{ mode: string; sha256: string; path: string; bytes: Uint8Array }> = [];
+    const walk = async (oid: string, prefix: string) => {
+      for (const e of await this.tree(oid)) {
+        const path = prefix + e.path;
+        if (e.type === 'tree') await walk(e.oid, `${path}/`);
+        // A submodule (gitlink) has no blob here: its line carries the commit id it points to.
+        else out.push({ mode: e.mode, sha256: e.type === 'commit' ? e.oid : await this.blobDigest(e.oid), path, bytes: encoder.encode(path) });
+      }
+    };
+    await walk(treeOid, '');
+    out.sort((a, b) => compareBytes(a.bytes, b.bytes));
+    return out.map(({ mode, sha256: digest, path }) => ({ mode, sha256: digest, path }));
+  }
+
+  async treeDigest(treeOid: string): Promise<{ sha256: string; count: number }> {
+    let d = this.treeDigests.get(treeOid);
+    if (!d) {
+      const listing = await this.treeListing(treeOid);
+      const parts = listing.map((l) => encoder.encode(`${l.mode} ${l.sha256} ${l.path}\0`));
+      const all = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
+      let at = 0;
+      for (const p of parts) {
+        all.set(p, at);
+        at += p.length;
+      }
+      d = { sha256: await sha256(all), count: listing.length };
+      this.treeDigests.set(treeOid, d);
+    }
+    return d;
+  }
+
+  /** The record of one commit. */
+  async record(commitOid: string): Promise<CommitRecord> {
+    let content: Uint8Array;
+    try {
+      const read = await git.readObject({ ...this.args, oid: commitOid, format: 'content' });
+      if (read.type !== 'commit') throw new Error(`${commitOid} is a ${read.type}`);
+      content = read.object as Uint8Array;
+    } catch (error) {
+      throw new RepoReadError(`commit ${commitOid} not found: ${error instanceof Error ? error.message : String(error)}`, 'commit_not_found');
+    }
+    this.objects++;
+    const end = headerEnd(content);
+    const header = decoder.decode(content.subarray(0, end));
+    const message = content.subarray(Math.min(end + 2, content.length));
+    let tree = '';
+    const parents: string[] = [];
+    let author = '';
+    let committer = '';
+    for (const line of header.split('\n')) {
+      if (line.startsWith(' ')) continue; // a continuation line (gpgsig, mergetag)
+      const space = line.indexOf(' ');
+      const key = line.slice(0, space);
+      const value = line.slice(space + 1);
+      if (key === 'tree') tree = value;
+      else if (key === 'parent') parents.push(value);
+      else if (key === 'author' && !author) author = value;
+      else if (key === 'committer' && !committer) committer = value;
+    }
+    const digest = await this.treeDigest(tree);
+    return {
+      v: 1,
+      format: COMMIT_RECORD_FORMAT,
+      object_format: commitOid.length === 64 ? 'sha256' : 'sha1',
+      commit: commitOid,
+      tree,
+      parents,
+      author: personOf(author),
+      committer: personOf(committer),
+      message_sha256: await sha256(message),
+      commit_sha256: await sha256(content),
+      tree_sha256: digest.sha256,
+      file_count: digest.count,
+    };
+  }
+
+  /** The commits reachable from `tips` and not in `known`, parents before children (oldest first). */
+  async unknownCommits(tips: string[], known: ReadonlySet<string>, signal?: AbortSignal): Promise<string[]> {
+    const order: string[] = [];
+    const seen = new Set<string>();
+    const parentsOf = new Map<string, string[]>();
+    for (const tip of tips) {
+      if (known.has(tip) || seen.has(tip)) continue;
+      // Iterative post-order: a commit is emitted after all its (unknown) parents.
+      const stack: Array<{ oid: string; expanded: boolean }> = [{ oid: tip, expanded: false }];
+      while (stack.length) {
+        if (signal?.aborted) throw new RepoReadError('cancelled', 'cancelled');
+        const top = stack[stack.length - 1]!;
+        if (top.expanded) {
+          stack.pop();
+          if (!seen.has(top.oid)) {
+            seen.add(top.oid);
+            order.push(top.oid);
+          }
+          continue;
+        }
+        top.expanded = true;
+        if (seen.has(top.oid)) continue;
+        let parents = parentsOf.get(top.oid);
+        if (!parents) {
+          let commit;
+          try {
+            ({ commit } = await git.readCommit({ ...this.args, oid: top.oid }));
+          } catch (error) {
+            // A shallow clone's boundary (CI checkouts): the parent is not here. It is skipped,
+            // never guessed; push from a full clone (fetch-depth: 0) to register it.
+            if ((error as { code?: string }).code === 'NotFoundError' && top.oid !== tip) {
+              top.expanded = true;
+              seen.add(top.oid);
+              stack.pop();
+              continue;
+            }
+            throw error;
+          }
+          this.objects++;
+          parents = commit.parent;
+          parentsOf.set(top.oid, parents);
+        }
+        for (let i = parents.length - 1; i >= 0; i--) {
+          const p = parents[i]!;
+          if (!known.has(p) && !seen.has(p)) stack.push({ oid: p, expanded: false });
+        }
+      }
+    }
+    return order;
+  }
+}
+
+/** Every not-yet-known commit of the repository, with its record, oldest first. */
+export async function readCommitRecords(opts: ReadOptions): Promise<{ records: CommitRecord[]; tips: Array<{ ref: string; commit: string }> }> {
+  const recorder = new CommitRecorder(opts.fs, opts.gitdir);
+  await recorder.checkFormat();
+  const tips = await recorder.tips();
+  const todo = await recorder.unknownCommits(
+    tips.map((t) => t.commit),
+    opts.known ?? new Set(),
+    opts.signal,
+  );
+  const records: CommitRecord[] = [];
+  for (const oid of todo) {
+    if (opts.signal?.aborted) throw new RepoReadError('cancelled', 'cancelled');
+    records.push(await recorder.record(oid));
+    opts.onProgress?.({ done: records.length, total: todo.length, bytes: recorder.bytes, objects: recorder.objects });
+  }
+  return { records, tips };
+}
+
+/** One commit's record (verify-commit), or commit_not_found. */
+export async function readCommitRecord(fs: GitFs, gitdir: string, commit: string): Promise<CommitRecord> {
+  const recorder = new CommitRecorder(fs, gitdir);
+  await recorder.checkFormat();
+  let oid = commit;
+  if (!/^[0-9a-f]{40}$|^[0-9a-f]{64}$/.test(commit)) {
+    try {
+      oid = /^[0-9a-f]{4,39}$/.test(commit) ? await git.expandOid({ fs: fs as never, gitdir, oid: commit }) : await git.resolveRef({ fs: fs as never, gitdir, ref: commit });
+    } catch (error) {
+      throw new RepoReadError(`commit ${commit} not found: ${error instanceof Error ? error.message : String(error)}`, 'commit_not_found');
+    }
+  }
+  return recorder.record(oid);
+}
+
+// ---- an in-memory, read-only file system over picked files (the browser) ----------------
+
+type Entry = { file?: { size: number; read(): Promise<Uint8Array> }; dir?: Set<string> };
+
+function fsError(code: string, path: string): Error {
+  const e = new Error(`${code}: ${path}`) as Error & { code: string };
+  e.code = code;
+  return e;
+}
+
+/**
+ * A file system isomorphic-git can read, from files given by path (a picked folder's
+ * `.git/…` files). Writes are kept in memory (isomorphic-git writes nothing when reading).
+ */
+export function memoryFs(files: Iterable<{ path: string; size: number; read(): Promise<Uint8Array> }>): GitFs {
+  const entries = new Map<string, Entry>([['/', { dir: new Set() }]]);
+  const norm = (p: string) => `/${p.split('/').filter((s) => s && s !== '.').join('/')}`;
+  const ensureDir = (p: string) => {
+    if (p === '/') return;
+    const parent = p.slice(0, p.lastIndexOf('/')) || '/';
+    ensureDir(parent);
+    if (!entries.has(p)) entries.set(p, { dir: new Set() });
+    entries.get(parent)!.dir!.add(p.slice(p.lastIndexOf('/') + 1));
+  };
+  for (const f of files) {
+    const p = norm(f.path);
+    ensureDir(p.slice(0, p.lastIndexOf('/')) || '/');
+    entries.set(p, { file: f });
+    entries.get(p.slice(0, p.lastIndexOf('/')) || '/')!.dir!.add(p.slice(p.lastIndexOf('/') + 1));
+  }
+  const stat = async (path: string) => {
+    const e = entries.get(norm(path));
+    if (!e) throw fsError('ENOENT', path);
+    const isDir = !!e.dir;
+    const size = e.file?.size ?? 0;
+    return { type: isDir ? 'dir' : 'file', mode: isDir ? 0o40755 : 0o100644, size, ino: 0, mtimeMs: 0, ctimeMs: 0, uid: 0, gid: 0, dev: 0, isFile: () => !isDir, isDirectory: () => isDir, isSymbolicLink: () => false };
+  };
+  const promises = {
+    async readFile(path: string, options?: { encoding?: string } | string) {
+      const e = entries.get(norm(path));
+      if (!e?.file) throw fsError('ENOENT', path);
+      const bytes = await e.file.read();
+      const encoding = typeof options === 'string' ? options : options?.encoding;
+      return encoding ? decoder.decode(bytes) : bytes;
+    },
+    async writeFile(path: string, data: Uint8Array | string) {
+      const bytes = typeof data === 'string' ? encoder.encode(data) : data;
+      const p = norm(path);
+      ensureDir(p.slice(0, p.lastIndexOf('/')) || '/');
+      entries.set(p, { file: { size: bytes.length, read: async () => bytes } });
+      entries.get(p.slice(0, p.lastIndexOf('/')) || '/')!.dir!.add(p.slice(p.lastIndexOf('/') + 1));
+    },
+    async unlink(path: string) {
+      entries.delete(norm(path));
+    },
+    async readdir(path: string) {
+      const e = entries.get(norm(path));
+      if (!e?.dir) throw fsError('ENOTDIR', path);
+      return [...e.dir];
+    },
+    async mkdir(path: string) {
+      ensureDir(norm(path));
+    },
+    async rmdir(path: string) {
+      entries.delete(norm(path));
+    },
+    stat,
+    lstat: stat,
+    async readlink(path: string): Promise<string> {
+      throw fsError('ENOENT', path);
+    },
+    async symlink(): Promise<void> {
+      throw fsError('EPERM', 'symlink');
+    },
+    async chmod(): Promise<void> {},
+  };
+  return { promises };
+}

@@ -1,0 +1,418 @@
+import { useRef, useState, type ReactNode } from 'react';
+import { ActionIcon, Alert, Anchor, Breadcrumbs, Button, Card, Code, Group, Modal, Paper, Progress, SimpleGrid, Stack, Table, Text, TextInput, Title, Tooltip } from '@mantine/core';
+import { useDebouncedValue } from '@mantine/hooks';
+import { IconDownload, IconFolderOpen, IconKey, IconSearch, IconTrash } from '@tabler/icons-react';
+import { Trans, useLingui } from '@lingui/react/macro';
+import { Link } from 'wouter';
+import { useConfig } from '@/config/config-atom.ts';
+import { isApiError } from '@/api/client.ts';
+import { notifyError } from '@/api/error-messages.ts';
+import { useLoaded } from '@/api/use-loaded.ts';
+import { Copyable } from '@/components/copyable.tsx';
+import { ListPager, TableCard } from '@/components/paged-list.tsx';
+import { PageLoader } from '@/components/page-loader.tsx';
+import { ProofBadge, useProofPoll } from '@/components/proof-status.tsx';
+import { formatDuration } from '@/components/progress/format.ts';
+import { computeCommitRecords, type PickedFile } from '../../../workers/repos/repo-service.ts';
+import type { RepoCommitDto, RepoProjectDto } from '../../../core/repos.ts';
+import { createToken, downloadCommitProof, fetchCommits, fetchKnownCommits, fetchRepo, fetchTokens, pushRecords, revokeToken } from './repos-api.ts';
+import { commitPath, REPOS_PATH } from './repos-labels.ts';
+
+type Stage =
+  | { kind: 'idle' }
+  | { kind: 'reading'; done: number; total: number; mbPerSecond: number; secondsLeft: number | null }
+  | { kind: 'sending'; sent: number; total: number }
+  | { kind: 'done'; registered: number; already: number; seconds: number }
+  | { kind: 'failed'; message: string };
+
+/** Picks the repository folder, computes the records of new commits in a worker (progress, cancel) and registers them. */
+function RegisterFromFolder({ project, onRegistered }: { project: RepoProjectDto; onRegistered: () => void }) {
+  const { t, i18n } = useLingui();
+  const [stage, setStage] = useState<Stage>({ kind: 'idle' });
+  const abort = useRef<AbortController | null>(null);
+  const input = useRef<HTMLInputElement | null>(null);
+
+  async function onPicked(list: FileList | null) {
+    if (!list || list.length === 0) return;
+    // Only `.git` is read; the working tree's files are never opened.
+    const files: PickedFile[] = [];
+    for (const file of Array.from(list)) {
+      const path = file.webkitRelativePath || file.name;
+      if (/(^|\/)\.git(\/|$)/.test(path) || /^[^/]+\/(HEAD|objects\/|refs\/|packed-refs|config)/.test(path)) files.push({ path, file });
+    }
+    const controller = new AbortController();
+    abort.current = controller;
+    const started = performance.now();
+    setStage({ kind: 'reading', done: 0, total: 0, mbPerSecond: 0, secondsLeft: null });
+    try {
+      const known = await fetchKnownCommits(project.project_id, controller.signal);
+      const result = await computeCommitRecords(
+        files,
+        known,
+        (p) => {
+          const seconds = (performance.now() - started) / 1000;
+          const perCommit = p.done > 0 ? seconds / p.done : null;
+          setStage({ kind: 'reading', done: p.done, total: p.total, mbPerSecond: seconds > 0 ? p.bytes / 1e6 / seconds : 0, secondsLeft: perCommit === null ? null : Math.max(0, (p.total - p.done) * perCommit) });
+        },
+        controller.signal,
+      );
+      if (!result) {
+        setStage({ kind: 'idle' });
+        return;
+      }
+      if (!result.ok) {
+        const message =
+          result.reason === 'object_format_unsupported'
+            ? t`This repository uses the SHA-256 object format, which cannot be read in the browser yet.`
+            : t`No git repository found in this folder. Pick the folder that contains .git.`;
+        setStage({ kind: 'failed', message });
+        return;
+      }
+      setStage({ kind: 'sending', sent: 0, total: result.records.length });
+      const answer = await pushRecords(project.project_id, result.records, (sent) => setStage({ kind: 'sending', sent, total: result.records.length }), controller.signal);
+      setStage({ kind: 'done', registered: answer.registered, already: answer.already + known.length, seconds: (performance.now() - started) / 1000 });
+      onRegistered();
+    } catch (error) {
+      if ((error as Error)?.name === 'AbortError' || controller.signal.aborted) setStage({ kind: 'idle' });
+      else {
+        setStage({ kind: 'idle' });
+        notifyError(error, i18n);
+      }
+    } finally {
+      abort.current = null;
+      if (input.current) input.current.value = '';
+    }
+  }
+
+  const isBusy = stage.kind === 'reading' || stage.kind === 'sending';
+  return (
+    <Card withBorder radius="md" padding="lg" data-testid="register-folder">
+      <Stack gap="sm">
+        <Title order={2} size="h4">
+          <Trans>Register from the repository folder</Trans>
+        </Title>
+        <Text size="sm" c="dimmed">
+          <Trans>Pick the folder that contains .git. The history is read in your browser; only the records of commits not yet registered are sent.</Trans>
+        </Text>
+        <input
+          ref={input}
+          type="file"
+          hidden
+          data-testid="repo-folder-input"
+          // Non-standard but supported by every current browser: pick a folder, get all its files.
+          {...({ webkitdirectory: '', directory: '' } as Record<string, string>)}
+          multiple
+          onChange={(event) => void onPicked(event.currentTarget.files)}
+        />
+        {stage.kind === 'reading' && (
+          <Stack gap={6} data-testid="repo-progress">
+            <Group justify="space-between" wrap="nowrap">
+              <Text size="sm" fw={500}>
+                {stage.total ? t`Reading commits: ${stage.done} of ${stage.total}` : t`Reading the history…`}
+              </Text>
+              <Button size="compact-sm" variant="subtle" color="red" onClick={() => abort.current?.abort()} data-testid="repo-cancel">
+                <Trans>Cancel</Trans>
+              </Button>
+            </Group>
+            <Progress value={stage.total ? (stage.done / stage.total) * 100 : 0} animated />
+            <Text size="xs" c="dimmed">
+              {t`${stage.mbPerSecond.toFixed(1)} MB/s`}
+              {stage.secondsLeft !== null && ` · ${t`${formatDuration(stage.secondsLeft)} left`}`}
+            </Text>
+          </Stack>
+        )}
+        {stage.kind === 'sending' && (
+          <Stack gap={6}>
+            <Text size="sm" fw={500}>
+              {t`Registering: ${stage.sent} of ${stage.total} commits sent`}
+            </Text>
+            <Progress value={stage.total ? (stage.sent / stage.total) * 100 : 100} animated />
+          </Stack>
+        )}
+        {stage.kind === 'done' && (
+          <Alert color="green" data-testid="repo-registered">
+            {t`${stage.registered} new commits registered, ${stage.already} already registered (${stage.seconds.toFixed(1)} s).`}
+          </Alert>
+        )}
+        {stage.kind === 'failed' && (
+          <Alert color="red" data-testid="repo-failed">
+            {stage.message}
+          </Alert>
+        )}
+        <Group>
+          <Button leftSection={<IconFolderOpen size={16} />} onClick={() => input.current?.click()} disabled={isBusy || !project.can_manage} data-testid="repo-pick">
+            <Trans>Choose the repository folder</Trans>
+          </Button>
+        </Group>
+        {!project.can_manage && (
+          <Text size="xs" c="dimmed">
+            <Trans>Only the project's owner or an administrator registers commits.</Trans>
+          </Text>
+        )}
+      </Stack>
+    </Card>
+  );
+}
+
+/** CI tokens: created by the owner or an administrator, shown once, revocable. */
+function Tokens({ project }: { project: RepoProjectDto }) {
+  const { t, i18n } = useLingui();
+  const [shown, setShown] = useState<string | null>(null);
+  const { data, reload } = useLoaded((signal) => fetchTokens(project.project_id, signal), [project.project_id]);
+  const origin = typeof window === 'undefined' ? '' : window.location.origin;
+  return (
+    <Card withBorder radius="md" padding="lg" data-testid="repo-tokens">
+      <Stack gap="sm">
+        <Group justify="space-between">
+          <Title order={2} size="h4">
+            <Trans>Register from CI</Trans>
+          </Title>
+          <Button
+            size="xs"
+            variant="light"
+            leftSection={<IconKey size={14} />}
+            data-testid="new-token"
+            onClick={async () => {
+              try {
+                setShown((await createToken(project.project_id)).token);
+                reload();
+              } catch (error) {
+                notifyError(error, i18n);
+              }
+            }}
+          >
+            <Trans>New token</Trans>
+          </Button>
+        </Group>
+        <Text size="sm" c="dimmed">
+          <Trans>In your pipeline, with the token in PROVENA_TOKEN:</Trans>
+        </Text>
+        <Code block style={{ overflowX: 'auto' }}>{`PROVENA_URL=${origin} provena repo push --project ${project.project_id}`}</Code>
+        {data && data.length > 0 && (
+          <Stack gap={4}>
+            {data.map((token) => (
+              <Group key={token.token_id} justify="space-between" wrap="nowrap" gap="xs">
+                <Text size="sm" ff="monospace" c={token.revoked_at ? 'dimmed' : undefined} td={token.revoked_at ? 'line-through' : undefined}>
+                  {token.prefix}…
+                </Text>
+                <Text size="xs" c="dimmed" truncate>
+                  {token.revoked_at
+                    ? t`Revoked ${i18n.date(new Date(token.revoked_at), { dateStyle: 'medium' })}`
+                    : token.last_used_at
+                      ? t`Last used ${i18n.date(new Date(token.last_used_at), { dateStyle: 'medium', timeStyle: 'short' })}`
+                      : t`Never used`}
+                </Text>
+                {!token.revoked_at && (
+                  <Tooltip label={t`Revoke`}>
+                    <ActionIcon
+                      variant="subtle"
+                      color="red"
+                      aria-label={t`Revoke`}
+                      data-testid={`revoke-${token.token_id}`}
+                      onClick={async () => {
+                        try {
+                          await revokeToken(project.project_id, token.token_id);
+                          reload();
+                        } catch (error) {
+                          notifyError(error, i18n);
+                        }
+                      }}
+                    >
+                      <IconTrash size={16} />
+                    </ActionIcon>
+                  </Tooltip>
+                )}
+              </Group>
+            ))}
+          </Stack>
+        )}
+      </Stack>
+      <Modal opened={shown !== null} onClose={() => setShown(null)} title={t`Project token`} centered>
+        <Stack gap="sm">
+          <Alert color="orange">
+            <Trans>Copy it now: it is shown only once. Store it as a CI secret named PROVENA_TOKEN.</Trans>
+          </Alert>
+          {shown && <Copyable value={shown} label={t`Project token`} testId="token-value" isWrapped />}
+        </Stack>
+      </Modal>
+    </Card>
+  );
+}
+
+function CommitRows({ project, commits }: { project: RepoProjectDto; commits: RepoCommitDto[] }) {
+  const { t, i18n } = useLingui();
+  const config = useConfig();
+  return (
+    <TableCard minWidth={720} testId="commit-table">
+      <Table.Thead>
+        <Table.Tr>
+          <Table.Th>{t`Commit`}</Table.Th>
+          <Table.Th>{t`Author`}</Table.Th>
+          <Table.Th>{t`Author time`}</Table.Th>
+          <Table.Th>{t`Proof`}</Table.Th>
+          <Table.Th />
+        </Table.Tr>
+      </Table.Thead>
+      <Table.Tbody>
+        {commits.map((c) => (
+          <Table.Tr key={c.commit_id} data-testid={`commit-${c.commit_id}`}>
+            <Table.Td>
+              <Anchor component={Link} href={commitPath(project.project_id, c.commit_id)} ff="monospace" size="sm">
+                {c.commit_id.slice(0, 12)}
+              </Anchor>
+            </Table.Td>
+            <Table.Td>
+              <Text size="sm" truncate maw={220}>
+                {c.author_name}
+              </Text>
+            </Table.Td>
+            <Table.Td>
+              <Text size="sm">{i18n.date(new Date(c.author_time), { dateStyle: 'medium', timeStyle: 'short' })}</Text>
+            </Table.Td>
+            <Table.Td>
+              <ProofBadge isGenerated={c.is_generated} />
+            </Table.Td>
+            <Table.Td>
+              <Tooltip label={t`Download proof`}>
+                <ActionIcon
+                  variant="subtle"
+                  aria-label={t`Download proof`}
+                  disabled={!c.is_generated}
+                  onClick={() => void downloadCommitProof(config.api.base, project.project_id, c).catch((error: unknown) => notifyError(error, i18n))}
+                >
+                  <IconDownload size={16} />
+                </ActionIcon>
+              </Tooltip>
+            </Table.Td>
+          </Table.Tr>
+        ))}
+      </Table.Tbody>
+    </TableCard>
+  );
+}
+
+function Field({ label, children }: { label: string; children: ReactNode }) {
+  return (
+    <Stack gap={2} style={{ minWidth: 0 }}>
+      <Text size="xs" c="dimmed">
+        {label}
+      </Text>
+      <div style={{ minWidth: 0, overflowWrap: 'anywhere' }}>{children}</div>
+    </Stack>
+  );
+}
+
+/** /dashboard/repos/detail/:project_id — the project, registering its history (folder or CI) and its commits with their proofs. */
+export function RepoDetailPage({ projectId }: { projectId: string }) {
+  const { t, i18n } = useLingui();
+  const config = useConfig();
+  const id = Number(projectId);
+  const [page, setPage] = useState(1);
+  const [author, setAuthor] = useState('');
+  const [debounced] = useDebouncedValue(author.trim(), 300);
+  const [version, setVersion] = useState(0);
+  const [missing, setMissing] = useState(false);
+  const onProjectError = (error: unknown) => {
+    if (isApiError(error) && error.message === 'not_found') setMissing(true);
+    else notifyError(error, i18n);
+  };
+  const { data: project } = useLoaded(Number.isSafeInteger(id) && id > 0 ? (signal) => fetchRepo(id, signal) : null, [id, version], onProjectError);
+  const { data: commits, reload } = useLoaded(project ? (signal) => fetchCommits(id, { page, page_size: config.tablePageSize, author: debounced || undefined }, signal) : null, [id, project === null, page, debounced, version, config.tablePageSize]);
+  useProofPoll(Boolean(commits?.items.some((c) => !c.is_generated)), reload);
+
+  const trail = (
+    <Breadcrumbs separatorMargin={6} styles={{ root: { flexWrap: 'wrap' } }}>
+      <Anchor component={Link} href={REPOS_PATH} size="sm">
+        <Trans>Source-code projects</Trans>
+      </Anchor>
+      {project && (
+        <Text size="sm" c="dimmed" truncate maw={260}>
+          {project.name}
+        </Text>
+      )}
+    </Breadcrumbs>
+  );
+  if (missing || !(id > 0)) {
+    return (
+      <Stack gap="lg">
+        {trail}
+        <Paper withBorder radius="md" p="xl" data-testid="repo-missing">
+          <Title order={1} size="h3">
+            <Trans>Project not found</Trans>
+          </Title>
+          <Text c="dimmed" size="sm">
+            <Trans>This project does not exist, or you may not see it.</Trans>
+          </Text>
+        </Paper>
+      </Stack>
+    );
+  }
+  if (!project) return <PageLoader />;
+  return (
+    <Stack gap="lg">
+      {trail}
+      <Stack gap={4}>
+        <Title order={1} size="h2" style={{ overflowWrap: 'anywhere' }} data-testid="repo-name">
+          {project.name}
+        </Title>
+        {project.description && (
+          <Text size="sm" c="dimmed" style={{ overflowWrap: 'anywhere' }}>
+            {project.description}
+          </Text>
+        )}
+      </Stack>
+      <SimpleGrid cols={{ base: 1, sm: 2, lg: 4 }} spacing="md">
+        <Field label={t`Project DNA`}>
+          <Copyable value={project.dip_id} label={t`Project DNA`} />
+        </Field>
+        <Field label={t`Owner`}>
+          <Text size="sm">{project.owner_name}</Text>
+        </Field>
+        <Field label={t`Commits registered`}>
+          <Text size="sm" data-testid="repo-commit-count">
+            {project.commit_count}
+          </Text>
+        </Field>
+        <Field label={t`Repository`}>
+          {project.url ? (
+            <Text size="sm" ff="monospace">
+              {project.url}
+            </Text>
+          ) : (
+            <Text size="sm" c="dimmed">
+              {t`Not given`}
+            </Text>
+          )}
+        </Field>
+      </SimpleGrid>
+      <SimpleGrid cols={{ base: 1, md: project.can_manage ? 2 : 1 }} spacing="md">
+        <RegisterFromFolder project={project} onRegistered={() => setVersion((v) => v + 1)} />
+        {project.can_manage && <Tokens project={project} />}
+      </SimpleGrid>
+      <Group justify="space-between" align="flex-end" gap="sm">
+        <Title order={2} size="h4">
+          <Trans>Commits</Trans>
+        </Title>
+        <TextInput
+          leftSection={<IconSearch size={16} />}
+          placeholder={t`Filter by author`}
+          aria-label={t`Filter by author`}
+          value={author}
+          onChange={(event) => {
+            setAuthor(event.currentTarget.value);
+            setPage(1);
+          }}
+          w={{ base: '100%', xs: 260 }}
+        />
+      </Group>
+      {commits && commits.items.length === 0 ? (
+        <Text c="dimmed" size="sm" data-testid="no-commits">
+          {debounced ? <Trans>No commit by this author</Trans> : <Trans>No commits registered yet.</Trans>}
+        </Text>
+      ) : (
+        commits && <CommitRows project={project} commits={commits.items} />
+      )}
+      <ListPager data={commits} page={page} onChange={setPage} testId="commit-pager" />
+    </Stack>
+  );
+}

@@ -1,0 +1,34 @@
+import { api } from '@/api/client.ts';
+import { downloadFile } from '@/api/download.ts';
+import type { Paged } from '../../../core/api-types.ts';
+import { COMMIT_BATCH_MAX, type CommitBatchResponse, type CommitRecord, type RepoCommitDto, type RepoOverviewDto, type RepoProjectDto, type RepoTokenDto } from '../../../core/repos.ts';
+
+/** The /api/v1/repos calls. */
+export const fetchRepos = (query: { page: number; page_size: number; keyword?: string }, signal?: AbortSignal) => api.get<Paged<RepoProjectDto> & { sees_all: boolean }>('/v1/repos', { query, signal });
+export const createRepo = (input: { name: string; description: string; url: string }) => api.post<RepoProjectDto>('/v1/repos', input);
+export const fetchRepo = (projectId: number, signal?: AbortSignal) => api.get<RepoProjectDto>(`/v1/repos/${projectId}`, { signal });
+export const fetchCommits = (projectId: number, query: { page: number; page_size: number; author?: string }, signal?: AbortSignal) =>
+  api.get<Paged<RepoCommitDto>>(`/v1/repos/${projectId}/commits`, { query, signal });
+export const fetchCommit = (projectId: number, commitId: string, signal?: AbortSignal) => api.get<RepoCommitDto>(`/v1/repos/${projectId}/commits/${encodeURIComponent(commitId)}`, { signal });
+export const fetchKnownCommits = (projectId: number, signal?: AbortSignal) => api.get<string[]>(`/v1/repos/${projectId}/known-commits`, { signal });
+export const fetchTokens = (projectId: number, signal?: AbortSignal) => api.get<RepoTokenDto[]>(`/v1/repos/${projectId}/tokens`, { signal });
+export const createToken = (projectId: number) => api.post<{ token_id: number; token: string; prefix: string }>(`/v1/repos/${projectId}/tokens`);
+export const revokeToken = (projectId: number, tokenId: number) => api.delete<{ revoked: boolean }>(`/v1/repos/${projectId}/tokens/${tokenId}`);
+
+/** Sends records in batches (oldest first); resolves with the totals. */
+export async function pushRecords(projectId: number, records: CommitRecord[], onBatch?: (sent: number) => void, signal?: AbortSignal): Promise<{ registered: number; already: number }> {
+  let registered = 0;
+  let already = 0;
+  for (let i = 0; i < records.length; i += COMMIT_BATCH_MAX) {
+    const batch = records.slice(i, i + COMMIT_BATCH_MAX);
+    const answer = await api.post<CommitBatchResponse>(`/v1/repos/${projectId}/commits`, { commits: batch }, { signal });
+    registered += answer.registered;
+    already += answer.already;
+    onBatch?.(Math.min(records.length, i + batch.length));
+  }
+  return { registered, already };
+}
+
+export const downloadCommitProof = (apiBase: string, projectId: number, commit: { commit_id: string; dip_id: string }) =>
+  downloadFile(`${apiBase}/v1/repos/${projectId}/commits/${commit.commit_id}/proof`, `provena-commit-${commit.commit_id.slice(0, 12)}-${commit.dip_id}.pdf`);
+export const fetchRepoOverview = (signal?: AbortSignal) => api.get<RepoOverviewDto>('/v1/repos/overview', { signal });
