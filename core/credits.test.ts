@@ -14,9 +14,10 @@ describe('registration prices (§9)', () => {
   it('come from the configuration, and are 0 when the deployment does not require credits', () => {
     expect(registrationPrice(DEFAULT_CONFIG, 'asset')).toBe(200);
     expect(registrationPrice(DEFAULT_CONFIG, 'vault_file')).toBe(1000);
-    const custom = { ...DEFAULT_CONFIG, credits: { assetRegistration: 5, vaultFile: 7 } };
+    const custom = { ...DEFAULT_CONFIG, credits: { assetRegistration: 5, vaultFile: 7, applicationFile: 3 } };
     expect(registrationPrice(custom, 'asset')).toBe(5);
     expect(registrationPrice(custom, 'vault_file')).toBe(7);
+    expect(registrationPrice(custom, 'application_file')).toBe(3);
     expect(registrationPrice({ ...custom, integralRequired: false }, 'vault_file')).toBe(0);
   });
 });

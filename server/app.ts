@@ -28,6 +28,9 @@ import paymentsPlugin from './plugins/payments.ts';
 import creditRoutes from './routes/credits/index.ts';
 import assetRoutes from './routes/assets/index.ts';
 import homeRoutes from './routes/home/index.ts';
+import applicationsPlugin from './plugins/applications.ts';
+import applicationRoutes from './routes/applications/index.ts';
+import openApiRoutes from './routes/open-api/index.ts';
 
 export type AppOptions = { db: Db; config: DeploymentConfig; env: Env };
 
@@ -58,5 +61,8 @@ export default async function app(fastify: FastifyInstance, opts: AppOptions) {
   await fastify.register(creditRoutes);
   await fastify.register(assetRoutes);
   await fastify.register(homeRoutes);
+  await fastify.register(applicationsPlugin);
+  await fastify.register(applicationRoutes);
+  await fastify.register(openApiRoutes);
   await fastify.register(staticPlugin, { appDir: opts.env.appDir });
 }

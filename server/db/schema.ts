@@ -1,4 +1,5 @@
 import type { Generated } from 'kysely';
+import type { ApplicationTables } from './schema-applications.ts';
 
 /** Times are integer milliseconds since the epoch (§3). */
 export type UsersTable = {
@@ -437,4 +438,4 @@ export type Database = {
   enterprise_certificates: EnterpriseCertificatesTable;
   key_custody_requests: KeyCustodyRequestsTable;
   enterprise_key_log: EnterpriseKeyLogTable;
-};
+} & ApplicationTables;

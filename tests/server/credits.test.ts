@@ -11,7 +11,7 @@ import { ApiError } from '../../server/errors.ts';
 import { chargeRegistration } from '../../server/services/credits.ts';
 
 /** Vault files cost 200 here (credits.vaultFile by configuration), assets 300: not the §9 defaults, so the prices are read from the configuration. */
-const PRICES = { assetRegistration: 300, vaultFile: 200 };
+const PRICES = { assetRegistration: 300, vaultFile: 200, applicationFile: 10 };
 
 let h: Harness;
 beforeAll(async () => {
@@ -136,7 +136,7 @@ describe('chargeRegistration (the function registrations call in their own trans
     expect(await charge('asset', 'pvfree1', free)).toEqual({ charged: 0 });
     expect(await h.app.db.selectFrom('credit_movements').select('id').where('reference', '=', 'pvfree1').execute()).toEqual([]);
     // A price of 0 is free too.
-    expect(await charge('asset', 'pvfree2', { ...h.app.config, credits: { assetRegistration: 0, vaultFile: 200 } })).toEqual({ charged: 0 });
+    expect(await charge('asset', 'pvfree2', { ...h.app.config, credits: { assetRegistration: 0, vaultFile: 200, applicationFile: 10 } })).toEqual({ charged: 0 });
     await expectLedgerConsistent();
   });
 });

@@ -15,6 +15,7 @@ export const KIND_LABELS: Record<CreditKind, MessageDescriptor> = {
   reclaim: msg`Taken back`,
   asset_registration: msg`Asset registration`,
   vault_file_registration: msg`Vault file registration`,
+  application_file_registration: msg`Application file registration`,
 };
 
 export const ORDER_STATUS_LABELS: Record<OrderStatus, MessageDescriptor> = {
