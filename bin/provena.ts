@@ -7,6 +7,7 @@
  *   provena ledger-verify   re-check the whole ledger in the database
  *   provena operator-create --login <id> --password <pw>   create a platform operator
  *   provena keys rotate --purpose block|proof|tsa | list   platform key rotation
+ *   provena agent --app <id> --watch <dir> [--once]   register a folder's files for an external application
  * Each command lives in bin/commands/ and is listed in COMMANDS.
  */
 import { hashCommand } from './commands/hash.ts';
@@ -15,6 +16,7 @@ import { ledgerVerifyCommand } from './commands/ledger-verify.ts';
 import { operatorCreateCommand } from './commands/operator-create.ts';
 import { trustCommand } from './commands/trust.ts';
 import { keysCommand } from './commands/keys.ts';
+import { agentCommand } from './commands/agent.ts';
 
 type Command = { summary: string; usage: string; run(args: string[]): Promise<number> };
 
@@ -25,6 +27,7 @@ const COMMANDS: Record<string, Command> = {
   'ledger-verify': ledgerVerifyCommand,
   'operator-create': operatorCreateCommand,
   keys: keysCommand,
+  agent: agentCommand,
 };
 
 function help(): string {
