@@ -256,6 +256,29 @@ describe('the signed open API', () => {
   });
 });
 
+describe('search (§3 entity_type 4)', () => {
+  it("finds an application file by DNA or hash within the caller's visibility, and nowhere else", async () => {
+    const a = await createApplication(h, owner.cookie);
+    const identity = newIdentity('.dat');
+    const file = (await signed(h, a, 'POST', '/open-api/v1/files', { file_hash: identity, name: 'probe.dat', size: 9 })).json().data;
+    for (const keyword of [file.dip_id, identity, identity.slice(2, 66)]) {
+      const res = await h.request({ method: 'GET', url: `/api/v1/search/dip-data?keyword=${keyword}`, cookie: owner.cookie });
+      expect(res.json().data, keyword).toEqual({ entity_type: 4, dip_id: file.dip_id, project_id: a.application_id });
+    }
+    const detail = await h.request({ method: 'GET', url: `/api/v1/applications/${a.application_id}/files/${file.dip_id}`, cookie: owner.cookie });
+    expect(detail.json().data).toMatchObject({ dip_id: file.dip_id, name: 'probe.dat', application_name: expect.any(String) });
+    // A plain member who does not own the application, another enterprise, and anonymous callers find nothing.
+    const member = await memberOf(h, owner, 0);
+    const other = await ownerWithEnterprise(h, `搜索别家企业${process.pid}`);
+    for (const cookie of [member.cookie, other.cookie, undefined]) {
+      for (const keyword of [file.dip_id, identity]) {
+        const res = await h.request({ method: 'GET', url: `/api/v1/search/dip-data?keyword=${keyword}`, ...(cookie ? { cookie } : {}) });
+        expect(res.json().data.entity_type, `${keyword}`).toBe(0);
+      }
+    }
+  });
+});
+
 describe('monitoring and alarms', () => {
   it('computes the §4 states', () => {
     const s = { errorRate: 0.5, errorMin: 3 };

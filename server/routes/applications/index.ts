@@ -2,6 +2,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { isAdminRole } from '../../../core/enterprise.ts';
 import { EMPLOYEE_STATUS } from '../../../core/enterprise.ts';
 import { isProofStatusGenerated } from '../../../core/vault.ts';
+import { DNA_PATTERN } from '../../../core/ledger/record.ts';
 import { checkApplicationInput, type ApplicationAlarmDto, type ApplicationState, type ApplicationStatsDto, type ApplicationTransitionDto } from '../../../core/applications.ts';
 import { isUniqueViolation } from '../../db/database.ts';
 import { ApiError, fail } from '../../errors.ts';
@@ -23,7 +24,8 @@ import {
 import { body, pageOf, paging, SIGNED_IN } from '../schemas.ts';
 
 const appParam = { type: 'object', properties: { application_id: { type: 'integer', minimum: 1, maximum: 2_147_483_647 } }, required: ['application_id'] } as const;
-const fileParam = { type: 'object', properties: { application_id: appParam.properties.application_id, file_id: { type: 'integer', minimum: 1, maximum: 2_147_483_647 } }, required: ['application_id', 'file_id'] } as const;
+/** A file by its DNA (what the §2 route and the search carry) or its row id. */
+const fileParam = { type: 'object', properties: { application_id: appParam.properties.application_id, file_id: { type: 'string', maxLength: 64 } }, required: ['application_id', 'file_id'] } as const;
 const alarmParam = { type: 'object', properties: { application_id: appParam.properties.application_id, alarm_id: { type: 'integer', minimum: 1, maximum: 2_147_483_647 } }, required: ['application_id', 'alarm_id'] } as const;
 const keyParam = { type: 'object', properties: { application_id: appParam.properties.application_id, key_id: { type: 'string', maxLength: 40 } }, required: ['application_id', 'key_id'] } as const;
 // A number or a numeric string from a form: checked by hand (checkApplicationInput) so that each rule answers on its field.
@@ -214,20 +216,24 @@ export default async function applicationRoutes(app: FastifyInstance) {
     },
   );
 
-  async function fileOr404(m: Ctx, applicationId: number, fileId: number) {
+  async function fileOr404(m: Ctx, applicationId: number, fileId: string) {
     const row = await visibleOr404(m, applicationId);
-    const file = await filesQuery(db).where('f.application_id', '=', row.id).where('f.id', '=', fileId).executeTakeFirst();
+    let q = filesQuery(db).where('f.application_id', '=', row.id);
+    if (DNA_PATTERN.test(fileId)) q = q.where('f.dna', '=', fileId);
+    else if (/^\d{1,10}$/.test(fileId)) q = q.where('f.id', '=', Number(fileId));
+    else fail('not_found', 'file_id');
+    const file = await q.executeTakeFirst();
     if (!file) fail('not_found', 'file_id');
     return { application: row, file: fileDto(file as Parameters<typeof fileDto>[0]) };
   }
 
-  app.get<{ Params: { application_id: number; file_id: number } }>('/api/v1/applications/:application_id/files/:file_id', { config: SIGNED_IN, schema: { params: fileParam } }, async (request) => {
+  app.get<{ Params: { application_id: number; file_id: string } }>('/api/v1/applications/:application_id/files/:file_id', { config: SIGNED_IN, schema: { params: fileParam } }, async (request) => {
     const m = await memberOf(request);
     const { application, file } = await fileOr404(m, request.params.application_id, request.params.file_id);
     return { data: { ...file, application_name: application.name } };
   });
 
-  app.get<{ Params: { application_id: number; file_id: number } }>('/api/v1/applications/:application_id/files/:file_id/proof', { config: SIGNED_IN, schema: { params: fileParam } }, async (request, reply) => {
+  app.get<{ Params: { application_id: number; file_id: string } }>('/api/v1/applications/:application_id/files/:file_id/proof', { config: SIGNED_IN, schema: { params: fileParam } }, async (request, reply) => {
     const m = await memberOf(request);
     const { file } = await fileOr404(m, request.params.application_id, request.params.file_id);
     const proof = await db.selectFrom('proofs').select(['status', 'pdf']).where('dna', '=', file.dip_id).executeTakeFirstOrThrow();

@@ -1,6 +1,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { findVaultByKeyword } from '../../services/vault.ts';
 import { findAssetByKeyword } from '../../services/assets.ts';
+import { findApplicationFileByKeyword } from '../../services/applications.ts';
 import type { MemberContext } from '../../plugins/enterprises.ts';
 import { fail } from '../../errors.ts';
 import { DNA_PATTERN } from '../../../core/ledger/record.ts';
@@ -93,11 +94,14 @@ export default async function ledgerRoutes(app: FastifyInstance) {
     if (vault) return { entity_type: 2, dip_id: vault.dip_id, project_id: vault.project_id };
     const asset = await findAssetByKeyword(app.db, m.employee.enterprise_id, viewer, keyword);
     if (asset) return { entity_type: 1, dip_id: asset.dip_id, project_id: null };
+    // §3 entity_type 4: an application file, its application as the container (issue 17).
+    const file = await findApplicationFileByKeyword(app.db, { ...viewer, enterpriseId: m.employee.enterprise_id }, keyword);
+    if (file) return { entity_type: 4, dip_id: file.dip_id, project_id: file.application_id };
     return null;
   }
 
   /** Kinds found only through the member search above, never by the public DNA or own-hash lookups. */
-  const PRIVATE_KINDS = ['vault', 'asset'];
+  const PRIVATE_KINDS = ['vault', 'asset', 'application'];
 
   app.get<{ Querystring: { keyword: string } }>(
     '/api/v1/search/dip-data',
