@@ -34,6 +34,10 @@ import { AssetListPage } from '@/features/asset/asset-list-page.tsx';
 import { AssetUploadPage } from '@/features/asset/asset-upload-page.tsx';
 import { AssetDetailPage } from '@/features/asset/asset-detail-page.tsx';
 import { ASSET_LABELS } from '@/features/asset/asset-labels.ts';
+import { ApplicationListPage } from '@/features/application/application-list-page.tsx';
+import { ApplicationDetailPage } from '@/features/application/application-detail-page.tsx';
+import { ApplicationFilePage } from '@/features/application/application-file-page.tsx';
+import { APPLICATION_LABELS, toApplicationTab } from '@/features/application/application-labels.ts';
 import { DisclosuresPage } from '@/features/disclosure/disclosures-page.tsx';
 import { DisclosureDetailPage } from '@/features/disclosure/disclosure-detail-page.tsx';
 import { ReceiptPage } from '@/features/disclosure/receipt-page.tsx';
@@ -158,6 +162,19 @@ export const DASHBOARD_ROUTES: AppRoute[] = [
     path: '/dashboard/asset/detail/:asset_id',
     title: ASSET_LABELS.detail,
     render: ({ asset_id }) => <RequireUser>{() => <AssetDetailPage key={asset_id} dna={asset_id ?? ''} />}</RequireUser>,
+  },
+  { path: '/dashboard/application', title: APPLICATION_LABELS.list, render: () => <RequireUser>{() => <ApplicationListPage />}</RequireUser> },
+  {
+    // §2 named route applicationFileDetail (application_id, file_id); listed before applicationDetail so "file" is never read as an id.
+    path: '/dashboard/application/detail/file/:application_id/:file_id',
+    title: APPLICATION_LABELS.file,
+    render: ({ application_id, file_id }) => <RequireUser>{() => <ApplicationFilePage key={`${application_id}/${file_id}`} applicationId={application_id ?? ''} fileId={file_id ?? ''} />}</RequireUser>,
+  },
+  {
+    // §2 named route applicationDetail (application_id), tabs overview | data | monitoring | settings.
+    path: '/dashboard/application/detail/:application_id/:active?',
+    title: APPLICATION_LABELS.detail,
+    render: ({ application_id, active }) => <RequireUser>{() => <ApplicationDetailPage key={application_id} applicationId={application_id ?? ''} tab={toApplicationTab(active)} />}</RequireUser>,
   },
   { path: '/dashboard/disclosures', title: DISCLOSURE_LABELS.list, render: () => <RequireUser>{() => <DisclosuresPage />}</RequireUser> },
   {
