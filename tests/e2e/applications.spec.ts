@@ -145,7 +145,8 @@ test.describe('external applications', () => {
       // Tampered signatures and a replay are refused (401) and turn the state abnormal.
       const body = JSON.stringify({ file_hash: `0x${'ab'.repeat(32)}.txt`, name: 'forged.txt', size: 1 });
       const headers = signedHeaders(creds.key_id, creds.secret, { method: 'POST', path: '/open-api/v1/files', body });
-      for (let i = 0; i < 3; i++) {
+      // Enough of them that failures are over half of the recent requests (the error-rate rule, not the first miss).
+      for (let i = 0; i < 12; i++) {
         const res = await page.request.post('/open-api/v1/files', { headers: { ...headers, 'content-type': 'application/json' }, data: body.replace('forged', `forged${i}`) });
         expect(res.status()).toBe(401);
       }
@@ -153,7 +154,12 @@ test.describe('external applications', () => {
       expect(replayOk.status()).toBe(200);
       const replay = await page.request.post('/open-api/v1/heartbeat', { headers: { ...signedHeaders(creds.key_id, creds.secret, { method: 'POST', path: '/open-api/v1/heartbeat', body: '{}', nonce: 'e2e-replay-nonce-0001' }), 'content-type': 'application/json' }, data: '{}' });
       expect(replay.status()).toBe(401);
-      await expect(await stateBadge(page)).toHaveAttribute('data-state', 'abnormal', { timeout: 30_000 });
+      // Still alive (valid heartbeats keep "data interrupted" away), yet abnormal.
+      const heartbeat = () => page.request.post('/open-api/v1/heartbeat', { headers: { ...signedHeaders(creds.key_id, creds.secret, { method: 'POST', path: '/open-api/v1/heartbeat', body: '{}' }), 'content-type': 'application/json' }, data: '{}' });
+      await expect(async () => {
+        expect((await heartbeat()).status()).toBe(200);
+        await expect(await stateBadge(page)).toHaveAttribute('data-state', 'abnormal', { timeout: 1500 });
+      }).toPass({ timeout: 40_000, intervals: [1000, 2000] });
       await screenshot(page, 'application-monitoring-abnormal-zh-desktop');
       // The list shows the badge and the last contact.
       await page.goto('/dashboard/application');
@@ -164,8 +170,8 @@ test.describe('external applications', () => {
   });
 
   test('the screens in zh, en and ja at desktop, middle and mobile widths', async ({ browser }) => {
-    test.setTimeout(300_000);
-    const owner = await person(browser, 'zh', '李四');
+    test.setTimeout(480_000);
+    const owner = await person(browser, 'zh', '张三');
     await createEnterprise(owner, '应用截图');
     await ownerCredits(browser, owner, 100);
     const creds = (await ok(owner.page.request.post('/api/v1/applications', { data: { name: 'ERP 导出 / ERP export', description: '每晚导出的订单数据', interval_seconds: 3600, grace_seconds: 600, alarm_phones: ['13800000000'] } }), 'create')) as Creds;
@@ -186,7 +192,13 @@ test.describe('external applications', () => {
         await expect(page.getByTestId('application-row').first()).toBeVisible();
         await expect(page.getByText(tr(locale, 'External applications')).first()).toBeVisible();
         await screenshot(page, `application-list-${locale}-${label}`);
-        for (const tab of ['overview', 'monitoring', 'settings'] as const) {
+        // Every screen in zh; in en and ja every screen at desktop width and the list, overview and file page narrower (the layout is the same code).
+        const tabs = locale === 'zh' || label === 'desktop' ? (['overview', 'monitoring', 'settings'] as const) : (['overview'] as const);
+        if (locale !== 'zh' && label === 'middle') {
+          await context.close();
+          continue;
+        }
+        for (const tab of tabs) {
           await page.goto(`/dashboard/application/detail/${creds.application_id}${tab === 'overview' ? '' : `/${tab}`}`);
           await expect(page.getByTestId('application-detail')).toBeVisible();
           if (tab === 'overview') await expect(page.getByTestId('application-chart')).toBeVisible();

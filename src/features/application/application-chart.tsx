@@ -19,11 +19,12 @@ export function RegistrationsChart({ stats, height = 220 }: { stats: Application
     const opts: uPlot.Options = {
       width: Math.max(240, box.clientWidth),
       height,
-      scales: { x: { time: true }, bytes: {} },
+      scales: { x: { time: true }, y: { range: (_u, _min, max) => [0, Math.max(1, max)] }, bytes: { range: (_u, _min, max) => [0, Math.max(1024, max)] } },
       cursor: { drag: { x: false, y: false } },
       axes: [
         { stroke: '#5c6670', grid: { stroke: 'rgba(120,130,150,0.15)' }, values: (_u, splits) => splits.map((v) => time.format(new Date(v * 1000))) },
-        { stroke: '#5c6670', grid: { stroke: 'rgba(120,130,150,0.15)' }, size: 44, values: (_u, v) => v.map((n) => number.format(n)) },
+        // Counts are whole numbers: ticks at whole steps only.
+        { stroke: '#5c6670', grid: { stroke: 'rgba(120,130,150,0.15)' }, size: 44, incrs: [1, 2, 5, 10, 20, 50, 100, 200, 500, 1000, 2000, 5000, 10_000, 20_000, 50_000, 100_000, 1_000_000], values: (_u, v) => v.map((n) => number.format(n)) },
         { scale: 'bytes', side: 1, stroke: '#8a63d2', grid: { show: false }, size: 64, values: (_u, v) => v.map((n) => formatBytes(n)) },
       ],
       series: [

@@ -120,13 +120,18 @@ export function ApplicationDetailPage({ applicationId, tab }: { applicationId: s
         <Tabs.List mb="md" style={{ flexWrap: 'wrap' }}>
           <Tabs.Tab value="overview" data-testid="application-tab-overview">{t`Overview`}</Tabs.Tab>
           <Tabs.Tab value="data" data-testid="application-tab-data">{t`Data`}</Tabs.Tab>
-          <Tabs.Tab value="monitoring" data-testid="application-tab-monitoring">
+          <Tabs.Tab
+            value="monitoring"
+            data-testid="application-tab-monitoring"
+            rightSection={
+              app.unacknowledged_alarms > 0 ? (
+                <Badge size="xs" color="red" circle>
+                  {app.unacknowledged_alarms}
+                </Badge>
+              ) : undefined
+            }
+          >
             {t`Monitoring`}
-            {app.unacknowledged_alarms > 0 && (
-              <Badge size="xs" color="red" ml={6} circle>
-                {app.unacknowledged_alarms}
-              </Badge>
-            )}
           </Tabs.Tab>
           <Tabs.Tab value="settings" data-testid="application-tab-settings">{t`Settings`}</Tabs.Tab>
         </Tabs.List>
@@ -326,7 +331,7 @@ function MonitoringPanel({ app, tick, onChange }: { app: ApplicationDetail; tick
             <Trans>No change of state yet.</Trans>
           </Text>
         ) : (
-          <Timeline bulletSize={14} lineWidth={2}>
+          <Timeline bulletSize={14} lineWidth={2} active={transitions.length - 1}>
             {transitions.map((tr) => (
               <Timeline.Item key={tr.transition_id} color={STATE_COLORS[tr.to_state as ApplicationState]} title={`${i18n._(STATE_LABELS[tr.from_state])} → ${i18n._(STATE_LABELS[tr.to_state])}`} data-testid="application-transition" data-to={tr.to_state}>
                 <Text size="xs" c="dimmed">

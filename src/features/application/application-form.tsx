@@ -38,7 +38,7 @@ export function ApplicationFormFields({ initial, submitLabel, onSubmit, onCancel
       <Stack gap="sm">
         <TextInput label={t`Name`} required maxLength={APPLICATION_NAME_MAX} data-testid="application-name-input" {...form.getInputProps('name')} />
         <Textarea label={t`Description`} autosize minRows={2} maxLength={APPLICATION_DESCRIPTION_MAX} {...form.getInputProps('description')} />
-        <Group grow align="flex-start" wrap="wrap" gap="sm">
+        <Group grow align="flex-end" wrap="wrap" gap="sm">
           <NumberInput
             label={t`Expected push interval (seconds)`}
             description={t`How often the application sends data or a heartbeat`}
