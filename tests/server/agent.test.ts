@@ -24,6 +24,9 @@ const watch = path.join(root, 'watch');
 const stateDir = path.join(root, 'state');
 let h: Harness;
 let port = 0;
+/** On PostgreSQL both server lifetimes use one schema of ours (the harness would give each a fresh one). */
+let databaseUrl: string | undefined;
+let dropSchema: (() => Promise<void>) | undefined;
 let app: AppCredentials;
 const PRICE = 10;
 
@@ -37,7 +40,7 @@ async function freePort(): Promise<number> {
 }
 
 async function startServer(): Promise<Harness> {
-  const harness = await startHarness({ credits: { assetRegistration: 200, vaultFile: 1000, applicationFile: PRICE } }, { dataDir });
+  const harness = await startHarness({ credits: { assetRegistration: 200, vaultFile: 1000, applicationFile: PRICE } }, { dataDir, ...(databaseUrl ? { databaseUrl } : {}) });
   await harness.app.listen({ port, host: '127.0.0.1' });
   return harness;
 }
@@ -63,6 +66,22 @@ const filesOf = async (harness: Harness) =>
   (await harness.app.db.selectFrom('application_files').select(['name', 'file_hash', 'id']).where('application_id', '=', app.application_id).orderBy('id').execute()).map((f) => ({ name: f.name, file_hash: f.file_hash }));
 
 beforeAll(async () => {
+  const pgUrl = process.env.TEST_DATABASE_URL;
+  if (pgUrl) {
+    const { default: pg } = await import('pg');
+    const schema = `agent_${process.pid}_${Date.now()}`;
+    const run = async (q: string) => {
+      const c = new pg.Client({ connectionString: pgUrl });
+      await c.connect();
+      await c.query(q);
+      await c.end();
+    };
+    await run(`create schema ${schema}`);
+    const url = new URL(pgUrl);
+    url.searchParams.set('options', `-c search_path=${schema}`);
+    databaseUrl = url.toString();
+    dropSchema = () => run(`drop schema ${schema} cascade`);
+  }
   port = await freePort();
   fs.mkdirSync(watch, { recursive: true });
   h = await startServer();
@@ -72,6 +91,7 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await h?.close();
+  await dropSchema?.();
   fs.rmSync(root, { recursive: true, force: true });
 });
 
