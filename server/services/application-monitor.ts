@@ -160,25 +160,33 @@ export class ApplicationMonitor {
       .groupBy('application_id')
       .execute();
     const statsOf = new Map(stats.map((s) => [Number(s.application_id), { errors: Number(s.errors ?? 0), requests: Number(s.requests ?? 0) }]));
-    let transitions = 0;
+    const changes: Array<{ id: number; from: ApplicationState; to: ApplicationState; reason: string }> = [];
     for (const a of apps) {
       const s = statsOf.get(Number(a.id)) ?? { errors: 0, requests: 0 };
       const next = computeState({ lastSeenAt: a.last_seen_at === null ? null : Number(a.last_seen_at), intervalSeconds: Number(a.interval_seconds), graceSeconds: Number(a.grace_seconds), ...s }, now, this.settings);
-      if (next.state === a.state) continue;
-      if (await this.transition(Number(a.id), a.state as ApplicationState, next.state, next.reason, now)) transitions += 1;
+      if (next.state !== a.state) changes.push({ id: Number(a.id), from: a.state as ApplicationState, to: next.state, reason: next.reason });
+    }
+    // Many applications can change in one pass (a network outage silences them all): a few hundred per transaction, not one commit each.
+    let transitions = 0;
+    for (let i = 0; i < changes.length; i += 250) {
+      const chunk = changes.slice(i, i + 250);
+      transitions += await this.db.transaction().execute(async (trx) => {
+        let n = 0;
+        for (const c of chunk) if (await this.transition(trx, c.id, c.from, c.to, c.reason, now)) n += 1;
+        return n;
+      });
     }
     return transitions;
   }
 
-  private async transition(applicationId: number, from: ApplicationState, to: ApplicationState, reason: string, now: number): Promise<boolean> {
-    return this.db.transaction().execute(async (trx) => {
-      const updated = await trx.updateTable('applications').set({ state: to, state_reason: reason, state_since: now }).where('id', '=', applicationId).where('state', '=', from).executeTakeFirst();
-      if (Number(updated.numUpdatedRows) !== 1) return false;
-      const t = await trx.insertInto('application_transitions').values({ application_id: applicationId, from_state: from, to_state: to, reason, at: now }).returning('id').executeTakeFirstOrThrow();
-      const kind = alarmKindFor(from, to);
-      if (kind) await this.raise(trx, applicationId, Number(t.id), kind, to, reason, now);
-      return true;
-    });
+  /** One transition inside the pass's transaction; false when another process recorded it first. */
+  private async transition(trx: Db, applicationId: number, from: ApplicationState, to: ApplicationState, reason: string, now: number): Promise<boolean> {
+    const updated = await trx.updateTable('applications').set({ state: to, state_reason: reason, state_since: now }).where('id', '=', applicationId).where('state', '=', from).executeTakeFirst();
+    if (Number(updated.numUpdatedRows) !== 1) return false;
+    const t = await trx.insertInto('application_transitions').values({ application_id: applicationId, from_state: from, to_state: to, reason, at: now }).returning('id').executeTakeFirstOrThrow();
+    const kind = alarmKindFor(from, to);
+    if (kind) await this.raise(trx, applicationId, Number(t.id), kind, to, reason, now);
+    return true;
   }
 
   private async raise(trx: Db, applicationId: number, transitionId: number | null, kind: AlarmKind, state: ApplicationState, reason: string, now: number): Promise<void> {
