@@ -6,7 +6,7 @@
  *                registerEntry + the same charge called in-process (no HTTP, no signature);
  *   monitoring   one scheduler pass over N applications that all went silent: the time to
  *                detect and record every interruption (detection ≤ tick + this);
- *   agent hash   the agent's streaming WASM SHA-256 against `sha256sum` on the same file.
+ *   agent hash   the agent's streaming WASM SHA-256 (the browser's core) against `sha256sum` on the same file.
  * JSON in bench/results/applications-<db>.json. BENCH_DATABASE_URL=postgres://… runs on PostgreSQL.
  * --quick: small sizes (this machine is shared); the defaults are the issue's (10 000 applications).
  */
@@ -24,7 +24,6 @@ import { createKey, registerApplicationFile, type ApplicationRow } from '../serv
 import { ensureAccount } from '../server/services/credits.ts';
 import { signedHeaders } from '../core/applications.ts';
 import { sha256File } from '../bin/commands/sha256-file.ts';
-import { sha256OfFile } from '../bin/commands/agent.ts';
 
 const isQuick = process.argv.includes('--quick');
 const FILES = isQuick ? 2000 : 20_000;
@@ -139,16 +138,24 @@ const fd = fs.openSync(file, 'w');
 for (let i = 0; i < HASH_MIB; i++) fs.writeSync(fd, chunk);
 fs.closeSync(fd);
 execFileSync('sha256sum', [file]); // warm the page cache for both
-const t4 = performance.now();
-const ours = await sha256OfFile(file);
-const agentS = (performance.now() - t4) / 1000;
-const t6 = performance.now();
-const wasm = await sha256File(file);
-const wasmS = (performance.now() - t6) / 1000;
-if (wasm !== ours) throw new Error('the agent and the WASM core disagree');
-const t5 = performance.now();
-const theirs = execFileSync('sha256sum', [file], { encoding: 'utf8' }).split(' ')[0];
-const sumS = (performance.now() - t5) / 1000;
+// Alternating runs, best of three each: this machine is shared, a single run measures the neighbours.
+const timed = async <T>(f: () => Promise<T> | T): Promise<[T, number]> => {
+  const t = performance.now();
+  const value = await f();
+  return [value, (performance.now() - t) / 1000];
+};
+let agentS = Infinity;
+let sumS = Infinity;
+let ours = '';
+let theirs = '';
+for (let r = 0; r < 3; r++) {
+  const [a, as] = await timed(() => sha256File(file));
+  const [b, bs] = await timed(() => execFileSync('sha256sum', [file], { encoding: 'utf8' }).split(' ')[0] ?? '');
+  ours = a;
+  theirs = b;
+  agentS = Math.min(agentS, as);
+  sumS = Math.min(sumS, bs);
+}
 if (ours !== theirs) throw new Error('the agent and sha256sum disagree');
 
 const result = {
@@ -158,7 +165,7 @@ const result = {
   ingest: { files: FILES, batch: BATCH, concurrency: CONCURRENCY, seconds: ingestS, per_second: FILES / ingestS, goal_per_second: 2000 },
   baseline_in_process: { files: FILES, seconds: baselineS, per_second: FILES / baselineS },
   monitoring: { applications: APPS, transitions, pass_ms: passMs, quiet_pass_ms: quietPassMs, tick_ms: 5000, detection_bound_s: 'interval + grace + tick (5 s) + pass' },
-  agent_hash: { mib: HASH_MIB, agent_seconds: agentS, sha256sum_seconds: sumS, wasm_core_seconds: wasmS, agent_mib_s: HASH_MIB / agentS, sha256sum_mib_s: HASH_MIB / sumS, wasm_core_mib_s: HASH_MIB / wasmS, ratio: agentS / sumS },
+  agent_hash: { mib: HASH_MIB, runs: 'best of 3, alternating', agent_seconds: agentS, sha256sum_seconds: sumS, agent_mib_s: HASH_MIB / agentS, sha256sum_mib_s: HASH_MIB / sumS, ratio: agentS / sumS },
 };
 fs.mkdirSync('bench/results', { recursive: true });
 const out = `bench/results/applications-${result.database}${isQuick ? '-quick' : ''}.json`;

@@ -1,7 +1,7 @@
 /**
  * `provena agent --app <id> --watch <dir> [--once]` (issue 17): registers every new or
  * changed file of a folder through the open API, by its identity only (the bytes never
- * leave the machine), hashed streaming: the same SHA-256 identity as the browser computes.
+ * leave the machine), hashed streaming with the same WebAssembly SHA-256 core as the browser.
  *
  * Nothing is lost in an outage: a file is first hashed into a local queue (an append-only
  * JSON-lines file, fsynced), and the queue is sent in order, oldest first, in batches with
@@ -17,9 +17,9 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { createHash } from 'node:crypto';
-import { pipeline } from 'node:stream/promises';
 import { fileIdentity } from '../../core/file-identity.ts';
 import { FILE_BATCH_MAX, signedHeaders } from '../../core/applications.ts';
+import { sha256File } from './sha256-file.ts';
 
 const USAGE = `usage: provena agent --app <id> --watch <dir> [--once] [--state <dir>] [--scan-seconds <n>] [--heartbeat-seconds <n>] [--batch <n>]
 environment: PROVENA_URL, PROVENA_APP_KEY_ID, PROVENA_APP_SECRET or PROVENA_APP_SECRET_FILE (mode 0600)
@@ -86,16 +86,6 @@ function readCredentials(): Credentials | string {
 
 class RetryLater extends Error {}
 
-/**
- * SHA-256 of a file, streamed (bounded memory for any size). The digest is the browser's and
- * `provena hash`'s (the same function); OpenSSL's implementation keeps up with `sha256sum`
- * where the WebAssembly core runs at a fifth of its speed on this kind of machine (bench/applications.ts).
- */
-export async function sha256OfFile(file: string): Promise<string> {
-  const hash = createHash('sha256');
-  await pipeline(fs.createReadStream(file, { highWaterMark: 1024 * 1024 }), hash);
-  return hash.digest('hex');
-}
 
 /** The local state: what was seen (path → size, mtime, identity) and the queue of registrations not yet answered. */
 class AgentState {
@@ -204,7 +194,7 @@ export class Agent {
     for (const c of changed) {
       let hex: string;
       try {
-        hex = await sha256OfFile(c.file);
+        hex = await sha256File(c.file);
       } catch (error) {
         this.log(`cannot read ${c.file}: ${(error as Error).message}`);
         continue;
