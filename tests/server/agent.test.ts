@@ -139,7 +139,8 @@ describe('provena agent', () => {
     let stderr = '';
     child.stderr.on('data', (c) => (stderr += c));
     const e = write('live/e.csv', `echo ${Date.now()}\n`);
-    const deadline = Date.now() + 20_000;
+    // Generous: on a loaded machine the child alone takes seconds to start.
+    const deadline = Date.now() + 60_000;
     while (!(await filesOf(h)).some((f) => f.file_hash === e) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 200));
     expect((await filesOf(h)).map((f) => f.file_hash), stderr).toContain(e);
     const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
