@@ -507,8 +507,8 @@ describe('usage history and summary (§3, §6)', () => {
 });
 
 describe('the default configuration', () => {
-  it('prices registrations at §9 200 per asset and 1000 per vault file', () => {
-    expect(DEFAULT_CONFIG.credits).toEqual({ assetRegistration: 200, vaultFile: 1000 });
+  it('prices registrations at §9 200 per asset and 1000 per vault file (and 10 per application file, issue 17)', () => {
+    expect(DEFAULT_CONFIG.credits).toEqual({ assetRegistration: 200, vaultFile: 1000, applicationFile: 10 });
     expect(DEFAULT_CONFIG.integralRequired).toBe(true);
   });
 });
