@@ -19,6 +19,7 @@ export default defineConfig({
         '<rootDir>/src/features/disclosure',
         '<rootDir>/src/features/map',
         '<rootDir>/src/features/repos',
+        '<rootDir>/src/features/application',
       ],
     },
     // One catalog per product area, so that areas are translated and reviewed apart.
@@ -29,6 +30,7 @@ export default defineConfig({
     { path: '<rootDir>/locales/disclosure/{locale}', include: ['<rootDir>/src/features/disclosure'] },
     { path: '<rootDir>/locales/map/{locale}', include: ['<rootDir>/src/features/map'] },
     { path: '<rootDir>/locales/repos/{locale}', include: ['<rootDir>/src/features/repos'] },
+    { path: '<rootDir>/locales/application/{locale}', include: ['<rootDir>/src/features/application'] },
     {
       // Legal documents (terms, privacy) are long and reviewed separately.
       path: '<rootDir>/locales/legal/{locale}',

@@ -1,4 +1,5 @@
 import type { Command } from './cli.ts';
+import { agentCommand } from './commands/agent.ts';
 import { hashCommand } from './commands/hash.ts';
 import { repoCommand, verifyCommitCommand } from './commands/repo.ts';
 import { trustCommand } from './commands/trust.ts';
@@ -14,4 +15,5 @@ export const OFFLINE_COMMANDS: Record<string, Command> = {
   trust: trustCommand,
   repo: repoCommand,
   'verify-commit': verifyCommitCommand,
+  agent: agentCommand,
 };

@@ -7,6 +7,7 @@
  *   provena ledger-verify   re-check the whole ledger in the database
  *   provena operator-create --login <id> --password <pw>   create a platform operator
  *   provena keys rotate --purpose block|proof|tsa | list   platform key rotation
+ *   provena agent --app <id> --watch <dir> [--once]   register a folder's files for an external application
  *   provena repo push --project <id> [--url <platform>] [<dir>]   register a repository's new commits (CI)
  *   provena verify-commit <dir> <commit> <proof.pdf>   check a commit of a clone against its proof
  * Each command lives in bin/commands/. The offline ones (bin/offline-commands.ts) are also the

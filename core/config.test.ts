@@ -11,7 +11,7 @@ describe('deployment configuration', () => {
     expect(DEFAULT_CONFIG.realAuthNeedOCR).toBe(false);
     expect(DEFAULT_CONFIG.frontPageAvailable).toBe(false);
     expect(DEFAULT_CONFIG.strongPassword).toBe(false);
-    expect(DEFAULT_CONFIG.credits).toEqual({ assetRegistration: 200, vaultFile: 1000, commit: 0 });
+    expect(DEFAULT_CONFIG.credits).toEqual({ assetRegistration: 200, vaultFile: 1000, commit: 0, applicationFile: 10 });
     expect(DEFAULT_CONFIG.menu.chart).toBe(false);
     expect(DEFAULT_CONFIG.defaultPage).toBe('home');
   });
@@ -19,7 +19,7 @@ describe('deployment configuration', () => {
     const { config, issues } = mergeConfig(DEFAULT_CONFIG, { allowUserNameLogin: true, credits: { vaultFile: 500 } });
     expect(issues).toEqual([]);
     expect(config.allowUserNameLogin).toBe(true);
-    expect(config.credits).toEqual({ assetRegistration: 200, vaultFile: 500, commit: 0 });
+    expect(config.credits).toEqual({ assetRegistration: 200, vaultFile: 500, commit: 0, applicationFile: 10 });
   });
   it('reports unknown keys and wrong types', () => {
     const { issues } = mergeConfig(DEFAULT_CONFIG, { allowRegistr: true, multiCompany: 'yes', credits: { vaultFile: '1' } });

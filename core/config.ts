@@ -43,8 +43,8 @@ export type DeploymentConfig = {
   chainBrowserHome: string;
   contactEmail: string;
   filingNumber: { default: string; xian: string };
-  /** §9 credits per registration, charged to the registering member when integralRequired is on. */
-  credits: { assetRegistration: number; vaultFile: number; commit: number };
+  /** §9 credits per registration, charged to the registering member when integralRequired is on; applicationFile: per file an external application registers, charged to its owner. */
+  credits: { assetRegistration: number; vaultFile: number; commit: number; applicationFile: number };
   /** How long an SMS-unlocked vault stays open, bound to the login session. */
   vaultSessionSeconds: number;
   tablePageSize: number;
@@ -84,7 +84,7 @@ export const DEFAULT_CONFIG: DeploymentConfig = {
   chainBrowserHome: '/explorer',
   contactEmail: 'contact@provena.example',
   filingNumber: { default: '陕ICP备00000000号', xian: '陕ICP备00000001号' },
-  credits: { assetRegistration: 200, vaultFile: 1000, commit: 0 },
+  credits: { assetRegistration: 200, vaultFile: 1000, commit: 0, applicationFile: 10 },
   vaultSessionSeconds: 30 * 60,
   tablePageSize: 10,
   menu: { disclosure: true, application: true, copyright: true, credit: true, gpt: true, chart: false },
@@ -137,7 +137,7 @@ export function mergeConfig(base: DeploymentConfig, override: unknown): { config
   if (!Number.isInteger(config.vaultSessionSeconds) || config.vaultSessionSeconds < 1 || config.vaultSessionSeconds > 24 * 60 * 60) {
     issues.push({ path: 'vaultSessionSeconds', problem: 'must be a whole number of seconds from 1 to 86400' });
   }
-  for (const key of ['assetRegistration', 'vaultFile', 'commit'] as const) {
+  for (const key of ['assetRegistration', 'vaultFile', 'commit', 'applicationFile'] as const) {
     const price = config.credits[key];
     if (!Number.isInteger(price) || price < 0 || price > 100_000_000) issues.push({ path: `credits.${key}`, problem: 'must be a whole number of credits from 0 to 100000000' });
   }

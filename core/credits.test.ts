@@ -15,10 +15,11 @@ describe('registration prices (§9)', () => {
     expect(registrationPrice(DEFAULT_CONFIG, 'asset')).toBe(200);
     expect(registrationPrice(DEFAULT_CONFIG, 'vault_file')).toBe(1000);
     expect(registrationPrice(DEFAULT_CONFIG, 'commit')).toBe(0);
-    const custom = { ...DEFAULT_CONFIG, credits: { assetRegistration: 5, vaultFile: 7, commit: 3 } };
+    const custom = { ...DEFAULT_CONFIG, credits: { assetRegistration: 5, vaultFile: 7, commit: 3, applicationFile: 3 } };
     expect(registrationPrice(custom, 'commit')).toBe(3);
     expect(registrationPrice(custom, 'asset')).toBe(5);
     expect(registrationPrice(custom, 'vault_file')).toBe(7);
+    expect(registrationPrice(custom, 'application_file')).toBe(3);
     expect(registrationPrice({ ...custom, integralRequired: false }, 'vault_file')).toBe(0);
   });
 });

@@ -10,19 +10,19 @@ import type { DeploymentConfig } from './config.ts';
 import type { ErrorKey } from './errors.ts';
 
 /** What moved credits: a confirmed top-up into the pool, pool → member, member → pool, a registration's charge. */
-export const CREDIT_KINDS = ['top_up', 'allocate', 'reclaim', 'asset_registration', 'vault_file_registration', 'commit_registration'] as const;
+export const CREDIT_KINDS = ['top_up', 'allocate', 'reclaim', 'asset_registration', 'vault_file_registration', 'commit_registration', 'application_file_registration'] as const;
 export type CreditKind = (typeof CREDIT_KINDS)[number];
 /** The kinds that count as consumed (§3 consumed credits). */
-export const CONSUMING_KINDS: readonly CreditKind[] = ['asset_registration', 'vault_file_registration', 'commit_registration'];
+export const CONSUMING_KINDS: readonly CreditKind[] = ['asset_registration', 'vault_file_registration', 'commit_registration', 'application_file_registration'];
 
-/** What a registration is, for its price (§9: 200 per asset, 1000 per vault file, 0 per source-code commit, by configuration). */
-export type RegistrationKind = 'asset' | 'vault_file' | 'commit';
-export const REGISTRATION_CREDIT_KIND: Record<RegistrationKind, CreditKind> = { asset: 'asset_registration', vault_file: 'vault_file_registration', commit: 'commit_registration' };
+/** What a registration is, for its price (§9: 200 per asset, 1000 per vault file, 0 per source-code commit, 10 per application file, by configuration). */
+export type RegistrationKind = 'asset' | 'vault_file' | 'commit' | 'application_file';
+export const REGISTRATION_CREDIT_KIND: Record<RegistrationKind, CreditKind> = { asset: 'asset_registration', vault_file: 'vault_file_registration', commit: 'commit_registration', application_file: 'application_file_registration' };
 
 /** The price of a registration under this configuration: 0 when the deployment does not require credits. */
 export function registrationPrice(config: Pick<DeploymentConfig, 'integralRequired' | 'credits'>, kind: RegistrationKind): number {
   if (!config.integralRequired) return 0;
-  return kind === 'asset' ? config.credits.assetRegistration : kind === 'commit' ? config.credits.commit : config.credits.vaultFile;
+  return kind === 'asset' ? config.credits.assetRegistration : kind === 'commit' ? config.credits.commit : kind === 'application_file' ? config.credits.applicationFile : config.credits.vaultFile;
 }
 
 /** Top-up order states. */

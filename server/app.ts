@@ -32,6 +32,9 @@ import creditRoutes from './routes/credits/index.ts';
 import repoRoutes from './routes/repos/index.ts';
 import assetRoutes from './routes/assets/index.ts';
 import homeRoutes from './routes/home/index.ts';
+import applicationsPlugin from './plugins/applications.ts';
+import applicationRoutes from './routes/applications/index.ts';
+import openApiRoutes from './routes/open-api/index.ts';
 
 export type AppOptions = { db: Db; config: DeploymentConfig; env: Env };
 
@@ -76,5 +79,8 @@ export default async function app(fastify: FastifyInstance, opts: AppOptions) {
   await fastify.register(assetRoutes);
   await fastify.register(repoRoutes);
   await fastify.register(homeRoutes);
+  await fastify.register(applicationsPlugin);
+  await fastify.register(applicationRoutes);
+  await fastify.register(openApiRoutes);
   await fastify.register(staticPlugin, { appDir: opts.env.appDir, serveSourceMaps: opts.env.serveSourceMaps });
 }

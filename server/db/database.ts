@@ -24,6 +24,7 @@ import { memberNames } from './migrations/0021-member-names.ts';
 import { sealedKeys } from './migrations/0022-sealed-keys.ts';
 import { certificateLocale } from './migrations/0023-certificate-locale.ts';
 import { repos } from './migrations/0024-repos.ts';
+import { applications } from './migrations/0025-applications.ts';
 
 export type Db = Kysely<Database>;
 
@@ -47,6 +48,7 @@ export function migrations(dialect: Dialect): Record<string, Migration> {
     '0022-sealed-keys': sealedKeys(),
     '0023-certificate-locale': certificateLocale(),
     '0024-repos': repos(dialect),
+    '0025-applications': applications(dialect),
   };
 }
 

@@ -1,4 +1,5 @@
 import type { Generated } from 'kysely';
+import type { ApplicationTables } from './schema-applications.ts';
 
 /** Times are integer milliseconds since the epoch (§3). */
 export type UsersTable = {
@@ -477,4 +478,4 @@ export type Database = {
   repo_projects: RepoProjectsTable;
   repo_tokens: RepoTokensTable;
   repo_commits: RepoCommitsTable;
-};
+} & ApplicationTables;

@@ -128,6 +128,25 @@ export class Keyring {
     return JSON.stringify(envelope);
   }
 
+  /**
+   * Seals a secret the server must read back (an application's HMAC key) under the
+   * KEK, AES-256-GCM with `label` as associated data: a sealed secret opens only for its row.
+   */
+  async sealSecret(label: string, secret: Uint8Array): Promise<string> {
+    const { key, id } = await this.kek();
+    const iv = crypto.getRandomValues(new Uint8Array(12));
+    const ct = new Uint8Array(await crypto.subtle.encrypt({ name: 'AES-GCM', iv, additionalData: new TextEncoder().encode(`provena-secret:${label}`) }, key, secret as Uint8Array<ArrayBuffer>));
+    return JSON.stringify({ v: 1, alg: 'A256GCM', kek: id, iv: toBase64(iv), ct: toBase64(ct) });
+  }
+
+  /** Opens what sealSecret sealed under the same label; throws when the KEK or the label differ. */
+  async openSecret(label: string, sealed: string): Promise<Uint8Array> {
+    const e = JSON.parse(sealed) as { v: number; kek: string; iv: string; ct: string };
+    const { key, id } = await this.kek();
+    if (e.v !== 1 || e.kek !== id) throw new Error(`secret sealed under key-encryption key ${e.kek}, but the configured one is ${id}`);
+    return new Uint8Array(await crypto.subtle.decrypt({ name: 'AES-GCM', iv: fromBase64(e.iv) as Uint8Array<ArrayBuffer>, additionalData: new TextEncoder().encode(`provena-secret:${label}`) }, key, fromBase64(e.ct) as Uint8Array<ArrayBuffer>));
+  }
+
   /** Seals the root's PKCS#8 under a passphrase the server does not keep. */
   sealOffline(purpose: KeyPurpose, keyId: string, pkcs8: Uint8Array, passphrase: string): Promise<string> {
     return sealWithPassphrase(pkcs8, passphrase, `provena-key:${purpose}:${keyId}`);

@@ -12,7 +12,7 @@ export type SmsMessage = {
   id: string;
   phone: string;
   type: number;
-  template: 'code' | 'disclosure';
+  template: 'code' | 'disclosure' | 'alarm';
   params: Record<string, string>;
   text: string;
 };
@@ -166,7 +166,7 @@ export function tencentProvider(cfg: { endpoint: string; secretId: string; secre
     async send(message) {
       const template = cfg.templates[message.template];
       if (!template) throw new SmsDeliveryError(`no Tencent template configured for "${message.template}"`);
-      const order = message.template === 'code' ? ['code'] : ['enterprise', 'name', 'link'];
+      const order = message.template === 'code' ? ['code'] : message.template === 'alarm' ? ['application', 'state'] : ['enterprise', 'name', 'link'];
       const payload = JSON.stringify({
         PhoneNumberSet: [`+86${message.phone}`],
         SmsSdkAppId: cfg.sdkAppId,

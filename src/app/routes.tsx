@@ -40,6 +40,10 @@ import { RepoDetailPage } from '@/features/repos/repo-detail-page.tsx';
 import { CommitDetailPage } from '@/features/repos/commit-detail-page.tsx';
 import { REPOS_LABELS } from '@/features/repos/repos-labels.ts';
 import { ReposGlobalPage, toGlobalTab } from '@/features/repos/repos-global-page.tsx';
+import { ApplicationListPage } from '@/features/application/application-list-page.tsx';
+import { ApplicationDetailPage } from '@/features/application/application-detail-page.tsx';
+import { ApplicationFilePage } from '@/features/application/application-file-page.tsx';
+import { APPLICATION_LABELS, toApplicationTab } from '@/features/application/application-labels.ts';
 import { DisclosuresPage } from '@/features/disclosure/disclosures-page.tsx';
 import { DisclosureDetailPage } from '@/features/disclosure/disclosure-detail-page.tsx';
 import { ReceiptPage } from '@/features/disclosure/receipt-page.tsx';
@@ -164,6 +168,19 @@ export const DASHBOARD_ROUTES: AppRoute[] = [
     path: '/dashboard/asset/detail/:asset_id',
     title: ASSET_LABELS.detail,
     render: ({ asset_id }) => <RequireUser>{() => <AssetDetailPage key={asset_id} dna={asset_id ?? ''} />}</RequireUser>,
+  },
+  { path: '/dashboard/application', title: APPLICATION_LABELS.list, render: () => <RequireUser>{() => <ApplicationListPage />}</RequireUser> },
+  {
+    // §2 named route applicationFileDetail (application_id, file_id); listed before applicationDetail so "file" is never read as an id.
+    path: '/dashboard/application/detail/file/:application_id/:file_id',
+    title: APPLICATION_LABELS.file,
+    render: ({ application_id, file_id }) => <RequireUser>{() => <ApplicationFilePage key={`${application_id}/${file_id}`} applicationId={application_id ?? ''} fileId={file_id ?? ''} />}</RequireUser>,
+  },
+  {
+    // §2 named route applicationDetail (application_id), tabs overview | data | monitoring | settings.
+    path: '/dashboard/application/detail/:application_id/:active?',
+    title: APPLICATION_LABELS.detail,
+    render: ({ application_id, active }) => <RequireUser>{() => <ApplicationDetailPage key={application_id} applicationId={application_id ?? ''} tab={toApplicationTab(active)} />}</RequireUser>,
   },
   { path: '/dashboard/disclosures', title: DISCLOSURE_LABELS.list, render: () => <RequireUser>{() => <DisclosuresPage />}</RequireUser> },
   {

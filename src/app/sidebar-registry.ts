@@ -1,13 +1,14 @@
 import type { ComponentType } from 'react';
 import type { MessageDescriptor } from '@lingui/core';
 import { msg } from '@lingui/core/macro';
-import { IconBrandGit, IconBuilding, IconCertificate, IconCoins, IconFileExport, IconHome, IconLock, IconUserCircle, type IconProps } from '@tabler/icons-react';
+import { IconBrandGit, IconBuilding, IconCertificate, IconCoins, IconFileExport, IconHome, IconLock, IconPlugConnected, IconUserCircle, type IconProps } from '@tabler/icons-react';
 import type { DeploymentConfig } from '../../core/config.ts';
 import { VAULT_LABELS } from '@/features/vault/vault-labels.ts';
 import { DISCLOSURE_LABELS } from '@/features/disclosure/disclosure-labels.ts';
 import { CREDIT_LABELS } from '@/features/credit/credit-labels.ts';
 import { ASSET_LABELS } from '@/features/asset/asset-labels.ts';
 import { REPOS_LABELS } from '@/features/repos/repos-labels.ts';
+import { APPLICATION_LABELS } from '@/features/application/application-labels.ts';
 
 /**
  * The dashboard sidebar (§2). Group indexes: asset 1, vault 2, copyright 4, company 5,
@@ -97,6 +98,14 @@ export const SIDEBAR_ENTRIES: readonly SidebarEntry[] = [
     label: CREDIT_LABELS.sidebar,
     icon: IconCoins,
     isVisible: (config) => config.menu.credit,
+  },
+  {
+    key: 'application',
+    index: SIDEBAR_INDEX.application,
+    path: '/dashboard/application',
+    label: APPLICATION_LABELS.sidebar,
+    icon: IconPlugConnected,
+    isVisible: (config) => config.menu.application,
   },
   {
     key: 'setting',

@@ -11,7 +11,7 @@ import { ApiError } from '../../server/errors.ts';
 import { chargeRegistration } from '../../server/services/credits.ts';
 
 /** Vault files cost 200 here (credits.vaultFile by configuration), assets 300: not the §9 defaults, so the prices are read from the configuration. */
-const PRICES = { assetRegistration: 300, vaultFile: 200, commit: 0 };
+const PRICES = { assetRegistration: 300, vaultFile: 200, commit: 0, applicationFile: 10 };
 
 let h: Harness;
 beforeAll(async () => {
@@ -136,7 +136,7 @@ describe('chargeRegistration (the function registrations call in their own trans
     expect(await charge('asset', 'pvfree1', free)).toEqual({ charged: 0 });
     expect(await h.app.db.selectFrom('credit_movements').select('id').where('reference', '=', 'pvfree1').execute()).toEqual([]);
     // A price of 0 is free too.
-    expect(await charge('asset', 'pvfree2', { ...h.app.config, credits: { assetRegistration: 0, vaultFile: 200, commit: 0 } })).toEqual({ charged: 0 });
+    expect(await charge('asset', 'pvfree2', { ...h.app.config, credits: { assetRegistration: 0, vaultFile: 200, commit: 0, applicationFile: 10 } })).toEqual({ charged: 0 });
     await expectLedgerConsistent();
   });
 });
@@ -507,8 +507,8 @@ describe('usage history and summary (§3, §6)', () => {
 });
 
 describe('the default configuration', () => {
-  it('prices registrations at §9 200 per asset and 1000 per vault file', () => {
-    expect(DEFAULT_CONFIG.credits).toEqual({ assetRegistration: 200, vaultFile: 1000, commit: 0 });
+  it('prices registrations at §9 200 per asset and 1000 per vault file (and 10 per application file)', () => {
+    expect(DEFAULT_CONFIG.credits).toEqual({ assetRegistration: 200, vaultFile: 1000, commit: 0, applicationFile: 10 });
     expect(DEFAULT_CONFIG.integralRequired).toBe(true);
   });
 });

@@ -11,6 +11,7 @@ import { verifyCertificate } from '../../core/ledger/package.ts';
 import { extractPackageNode } from '../../server/proofs/extract.ts';
 import { PROJECT_LEDGER_KIND } from '../../core/repos.ts';
 import { fakeRecord } from './repo-helpers.ts';
+import { createApplication, signed } from './application-helpers.ts';
 
 /**
  * Who may put an entry on the ledger: only a feature service, for a member with an unfrozen
@@ -40,7 +41,7 @@ const entryCount = async () => Number((await h.app.db.selectFrom('ledger_entries
  * source-code project's creation (its commits are priced, credits.commit).
  */
 const UNPRICED_KINDS: string[] = ['receipt', CERTIFICATE_LEDGER_KIND, PROJECT_LEDGER_KIND];
-const PRICED_KINDS: Record<string, RegistrationKind> = { asset: 'asset', vault: 'vault_file', commit: 'commit' };
+const PRICED_KINDS: Record<string, RegistrationKind> = { asset: 'asset', vault: 'vault_file', commit: 'commit', application: 'application_file' };
 
 describe('the open registration door', () => {
   it('an account with no company cannot register under any enterprise name and get a proof that verifies', async () => {
@@ -206,5 +207,43 @@ describe('the route table', () => {
       // What the record says about the enterprise is the enterprise row's name.
       expect(e.enterprise_name).toBe(enterpriseName);
     }
+  });
+});
+
+describe('the open API door (external applications)', () => {
+  it('every /open-api route refuses unsigned callers and an application whose owner was frozen registers nothing; a valid one pays for each entry', async () => {
+    const enterpriseName = `开放接口门测试企业${process.pid}`;
+    const owner = await ownerWithEnterprise(h, enterpriseName);
+    const admin = await memberOf(h, owner, 2);
+    const price = registrationPrice(h.app.config, 'application_file');
+    if (price > 0) {
+      const { giveCredits } = await import('./credit-helpers.ts');
+      await giveCredits(h, owner, admin, price * 5);
+      await giveCredits(h, owner, owner, price * 5);
+    }
+    const frozenApp = await createApplication(h, admin.cookie);
+    expect((await h.request({ method: 'PUT', url: '/api/v1/enterprises/employees', body: { employee_id: admin.employeeId, status: 4 }, cookie: owner.cookie })).statusCode).toBe(200);
+    const openRoutes = [...new Map(routes.filter((r) => r.url.startsWith('/open-api/')).map((r) => [`${r.method} ${r.url}`, r])).values()];
+    expect(openRoutes.length).toBeGreaterThanOrEqual(5);
+    await h.app.ledger.sealNow();
+    const before = await entryCount();
+    const body = (url: string) => (url.endsWith('/batch') ? { items: [{ file_hash: newIdentity(), name: 'a.txt', size: 1 }] } : { file_hash: newIdentity(), name: 'a.txt', size: 1 });
+    for (const route of openRoutes) {
+      const url = route.url.replace(/:dna/g, 'pvaaaaaaaaaaaaaaaaaaaa');
+      const hasBody = route.method === 'POST';
+      const anonymous = await h.request({ method: route.method, url, ...(hasBody ? { body: body(url) } : {}) });
+      if (!url.endsWith('/openapi.json') && !url.endsWith('/docs')) expect(anonymous.statusCode, `${route.method} ${url}`).toBe(401);
+      const res = await signed(h, frozenApp, route.method, url, hasBody ? body(url) : undefined);
+      expect(res.statusCode, `${route.method} ${url}: ${res.body}`).toBeLessThan(500);
+      expect(await entryCount(), `${route.method} ${url} by a frozen owner's application created an entry`).toBe(before);
+    }
+    const live = await createApplication(h, owner.cookie);
+    const ok = await signed(h, live, 'POST', '/open-api/v1/files', body('/open-api/v1/files'));
+    expect(ok.statusCode, ok.body).toBe(200);
+    expect(await entryCount()).toBe(before + 1);
+    const entry = await h.app.db.selectFrom('ledger_entries').select(['kind', 'enterprise_name']).where('dna', '=', ok.json().data.dip_id).executeTakeFirstOrThrow();
+    expect(entry).toEqual({ kind: 'application', enterprise_name: enterpriseName });
+    const charge = await h.app.db.selectFrom('credit_movements').select(['delta', 'kind']).where('reference', '=', ok.json().data.dip_id).execute();
+    expect(charge.map((c) => ({ delta: Number(c.delta), kind: c.kind }))).toEqual(price > 0 ? [{ delta: -price, kind: REGISTRATION_CREDIT_KIND.application_file }] : []);
   });
 });

@@ -2,6 +2,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { findVaultByKeyword } from '../../services/vault.ts';
 import { findAssetByKeyword } from '../../services/assets.ts';
 import { findRepoByKeyword } from '../../services/repos.ts';
+import { findApplicationFileByKeyword } from '../../services/applications.ts';
 import type { MemberContext } from '../../plugins/enterprises.ts';
 import { fail } from '../../errors.ts';
 import { DNA_PATTERN } from '../../../core/ledger/record.ts';
@@ -98,11 +99,14 @@ export default async function ledgerRoutes(app: FastifyInstance) {
     const repo = await findRepoByKeyword(app.db, m.employee.enterprise_id, viewer, keyword);
     if (repo?.entity_type === 2) return { entity_type: 2, dip_id: repo.dip_id, project_id: repo.project_id, container: 'repo' as const };
     if (repo) return { entity_type: 3, dip_id: repo.dip_id, project_id: repo.project_id };
+    // §3 entity_type 4: an application file, its application as the container.
+    const file = await findApplicationFileByKeyword(app.db, { ...viewer, enterpriseId: m.employee.enterprise_id }, keyword);
+    if (file) return { entity_type: 4, dip_id: file.dip_id, project_id: file.application_id };
     return null;
   }
 
   /** Kinds found only through the member search above, never by the public DNA or own-hash lookups. */
-  const PRIVATE_KINDS = ['vault', 'asset', 'commit', 'repo_project'];
+  const PRIVATE_KINDS = ['vault', 'asset', 'commit', 'repo_project', 'application'];
 
   app.get<{ Querystring: { keyword: string } }>(
     '/api/v1/search/dip-data',

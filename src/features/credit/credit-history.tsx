@@ -14,7 +14,7 @@ import { SignedAmount, formatTime, movementDetail } from './credit-format.tsx';
 /** Until the members are loaded (and for those who see only their own account). */
 const NO_MEMBERS: CreditMemberDto[] = [];
 
-const KIND_COLORS: Record<CreditKind, string> = { top_up: 'blue', allocate: 'teal', reclaim: 'grape', asset_registration: 'orange', vault_file_registration: 'orange', commit_registration: 'orange' };
+const KIND_COLORS: Record<CreditKind, string> = { top_up: 'blue', allocate: 'teal', reclaim: 'grape', asset_registration: 'orange', vault_file_registration: 'orange', commit_registration: 'orange', application_file_registration: 'orange' };
 
 /** 'YYYY-MM-DD' of a date input → local midnight in ms (and the next midnight for an end date). */
 function dayStart(value: string, plusDays = 0): number | undefined {

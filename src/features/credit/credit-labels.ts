@@ -16,6 +16,7 @@ export const KIND_LABELS: Record<CreditKind, MessageDescriptor> = {
   asset_registration: msg`Asset registration`,
   vault_file_registration: msg`Vault file registration`,
   commit_registration: msg`Source-code commit registration`,
+  application_file_registration: msg`Application file registration`,
 };
 
 export const ORDER_STATUS_LABELS: Record<OrderStatus, MessageDescriptor> = {

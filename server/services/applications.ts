@@ -1,0 +1,346 @@
+/**
+ * External applications: keys and their sealed secrets, signed-request checks,
+ * the registration of files (a feature service: the owner's unfrozen membership and credits
+ * are checked, the price charged, the ledger entry and the file row written in one
+ * transaction), per-minute counts, and the DTOs the screens read.
+ */
+import { createHash, randomBytes } from 'node:crypto';
+import { sql, type Kysely } from 'kysely';
+import type { Database } from '../db/schema.ts';
+import type { Db } from '../db/database.ts';
+import { isUniqueViolation } from '../db/database.ts';
+import type { Keyring } from '../keys/keyring.ts';
+import type { DeploymentConfig } from '../../core/config.ts';
+import type { RegisterInput, InTransaction, Registration } from '../ledger/ledger.ts';
+import { ApiError, fail } from '../errors.ts';
+import { chargeRegistration } from './credits.ts';
+import { canSeeEnterpriseData } from '../../core/enterprise.ts';
+import { isProofStatusGenerated } from '../../core/vault.ts';
+import { parseFileIdentity } from '../../core/file-identity.ts';
+import {
+  ACTIVE_KEYS_MAX,
+  FILE_NAME_MAX,
+  HEADER,
+  KEY_ID_PATTERN,
+  METADATA_MAX_BYTES,
+  NONCE_PATTERN,
+  SIGNATURE_WINDOW_SECONDS,
+  signRequest,
+  signaturesEqual,
+  type ApplicationDto,
+  type ApplicationFileDto,
+  type ApplicationKeyDto,
+  type ApplicationState,
+} from '../../core/applications.ts';
+
+export type ApplicationRow = Database['applications'] extends infer T ? { [K in keyof T]: T[K] extends import('kysely').Generated<infer U> ? U : T[K] } : never;
+
+export const LEDGER_KIND_APPLICATION = 'application';
+
+export function newKeyId(): string {
+  return `ak_${randomBytes(12).toString('hex')}`;
+}
+export function newSecret(): string {
+  return `sk_${randomBytes(32).toString('base64url')}`;
+}
+
+/** Opened secrets by key id: HMAC checks need the secret, and opening it per request costs an AES-GCM decryption. */
+const secretCache = new WeakMap<Keyring, Map<string, string>>();
+
+export async function createKey(db: Kysely<Database>, keyring: Keyring, applicationId: number, now = Date.now()): Promise<{ key_id: string; secret: string }> {
+  const keyId = newKeyId();
+  const secret = newSecret();
+  const sealed = await keyring.sealSecret(`application-key:${keyId}`, new TextEncoder().encode(secret));
+  await db.insertInto('application_keys').values({ key_id: keyId, application_id: applicationId, sealed_secret: sealed, created_at: now, revoked_at: null, last_used_at: null }).execute();
+  return { key_id: keyId, secret };
+}
+
+export async function openKeySecret(keyring: Keyring, keyId: string, sealed: string): Promise<string> {
+  let cache = secretCache.get(keyring);
+  if (!cache) secretCache.set(keyring, (cache = new Map()));
+  const hit = cache.get(keyId);
+  if (hit) return hit;
+  const secret = new TextDecoder().decode(await keyring.openSecret(`application-key:${keyId}`, sealed));
+  if (cache.size > 50_000) cache.clear();
+  cache.set(keyId, secret);
+  return secret;
+}
+
+export function activeKeyCount(keys: Array<{ revoked_at: number | null }>): number {
+  return keys.filter((k) => k.revoked_at === null).length;
+}
+export { ACTIVE_KEYS_MAX };
+
+/** Adds to this minute's counts of an application (one upsert). */
+export async function bumpStats(
+  db: Kysely<Database>,
+  applicationId: number,
+  now: number,
+  delta: Partial<Record<'registrations' | 'bytes' | 'heartbeats' | 'refusals' | 'signature_failures', number>>,
+): Promise<void> {
+  const minute = Math.floor(now / 60_000) * 60_000;
+  const v = { registrations: 0, bytes: 0, heartbeats: 0, refusals: 0, signature_failures: 0, ...delta };
+  await db
+    .insertInto('application_stats')
+    .values({ application_id: applicationId, minute, ...v })
+    .onConflict((oc) =>
+      oc.columns(['application_id', 'minute']).doUpdateSet({
+        registrations: sql`application_stats.registrations + excluded.registrations`,
+        bytes: sql`application_stats.bytes + excluded.bytes`,
+        heartbeats: sql`application_stats.heartbeats + excluded.heartbeats`,
+        refusals: sql`application_stats.refusals + excluded.refusals`,
+        signature_failures: sql`application_stats.signature_failures + excluded.signature_failures`,
+      }),
+    )
+    .execute();
+}
+
+/** A refused signed request: 401 with the §8 token_invalid key, naming the header at fault. */
+export class SignatureError extends ApiError {
+  constructor(header: string) {
+    super('token_invalid', header, 401);
+  }
+}
+
+export type SignedCaller = { application: ApplicationRow; keyId: string };
+
+/**
+ * Checks a signed open-API request (scheme in core/applications.ts): the key is known and
+ * not revoked, its application not deleted, the timestamp within ±300 s, the HMAC over
+ * method, path, timestamp, nonce and the body's SHA-256 right, and the nonce new for this
+ * key (stored until the window has passed, so a replay inside the window is refused and one
+ * after it fails on the timestamp). A failure with a known key counts against its application.
+ */
+export async function authenticate(db: Db, keyring: Keyring, req: { method: string; url: string; headers: Record<string, string | string[] | undefined>; rawBody: string }, now = Date.now()): Promise<SignedCaller> {
+  const header = (name: string) => {
+    const v = req.headers[name];
+    return typeof v === 'string' ? v.trim() : '';
+  };
+  const keyId = header(HEADER.key);
+  const timestamp = header(HEADER.timestamp);
+  const nonce = header(HEADER.nonce);
+  const signature = header(HEADER.signature);
+  if (!KEY_ID_PATTERN.test(keyId)) throw new SignatureError(HEADER.key);
+  const key = await db
+    .selectFrom('application_keys as k')
+    .innerJoin('applications as a', 'a.id', 'k.application_id')
+    .select(['k.key_id', 'k.sealed_secret', 'k.revoked_at', 'k.application_id'])
+    .where('k.key_id', '=', keyId)
+    .where('a.deleted_at', 'is', null)
+    .executeTakeFirst();
+  if (!key) throw new SignatureError(HEADER.key);
+  const applicationId = Number(key.application_id);
+  const refuse = async (name: string): Promise<never> => {
+    await bumpStats(db, applicationId, now, { signature_failures: 1 });
+    throw new SignatureError(name);
+  };
+  if (key.revoked_at !== null) await refuse(HEADER.key);
+  if (!/^\d{1,12}$/.test(timestamp) || Math.abs(Number(timestamp) - now / 1000) > SIGNATURE_WINDOW_SECONDS) await refuse(HEADER.timestamp);
+  if (!NONCE_PATTERN.test(nonce)) await refuse(HEADER.nonce);
+  const secret = await openKeySecret(keyring, keyId, key.sealed_secret);
+  const expected = signRequest(secret, { method: req.method, path: req.url, timestamp, nonce, body: req.rawBody });
+  if (!signaturesEqual(expected, signature)) await refuse(HEADER.signature);
+  try {
+    await db.insertInto('application_nonces').values({ key_id: keyId, nonce, expires_at: now + 2 * SIGNATURE_WINDOW_SECONDS * 1000 }).execute();
+  } catch (error) {
+    if (isUniqueViolation(error)) await refuse(HEADER.nonce);
+    throw error;
+  }
+  const application = (await db.selectFrom('applications').selectAll().where('id', '=', applicationId).executeTakeFirstOrThrow()) as ApplicationRow;
+  await db.updateTable('applications').set({ last_seen_at: now }).where('id', '=', applicationId).execute();
+  await db.updateTable('application_keys').set({ last_used_at: now }).where('key_id', '=', keyId).execute();
+  return { application: { ...application, last_seen_at: now }, keyId };
+}
+
+export async function purgeNonces(db: Kysely<Database>, now = Date.now()): Promise<void> {
+  await db.deleteFrom('application_nonces').where('expires_at', '<', now).execute();
+  await db.deleteFrom('application_idempotency').where('created_at', '<', now - 24 * 60 * 60 * 1000).execute();
+}
+
+export type FileInput = { identity: { sha256: string; extension: string }; name: string; size: number; metadata: string | null };
+
+type Checked<T> = { ok: true; value: T } | { ok: false; message: import('../../core/errors.ts').ErrorKey; field_name: string };
+
+/** One file of a registration request, each rule answering on its field. */
+export function checkFileInput(raw: unknown): Checked<FileInput> {
+  const r = (typeof raw === 'object' && raw !== null && !Array.isArray(raw) ? raw : {}) as Record<string, unknown>;
+  if (typeof r.file_hash !== 'string' || !r.file_hash.trim()) return { ok: false, message: 'required', field_name: 'file_hash' };
+  const identity = parseFileIdentity(r.file_hash.trim().toLowerCase());
+  if (!identity) return { ok: false, message: 'invalid_param', field_name: 'file_hash' };
+  const name = typeof r.name === 'string' ? r.name.trim() : '';
+  if (!name) return { ok: false, message: 'required', field_name: 'name' };
+  if (name.length > FILE_NAME_MAX) return { ok: false, message: 'invalid_param', field_name: 'name' };
+  if (typeof r.size !== 'number' || !Number.isSafeInteger(r.size) || r.size < 0) return { ok: false, message: 'invalid_param', field_name: 'size' };
+  let metadata: string | null = null;
+  if (r.metadata !== undefined && r.metadata !== null) {
+    if (typeof r.metadata !== 'object' || Array.isArray(r.metadata)) return { ok: false, message: 'invalid_param', field_name: 'metadata' };
+    metadata = JSON.stringify(r.metadata);
+    if (new TextEncoder().encode(metadata).length > METADATA_MAX_BYTES) return { ok: false, message: 'invalid_param', field_name: 'metadata' };
+  }
+  return { ok: true, value: { identity, name, size: r.size, metadata } };
+}
+
+type Registrar = (input: RegisterInput, inTransaction?: InTransaction) => Promise<Registration>;
+
+/**
+ * Registers one file for an application. A content the application registered before
+ * answers that entry (`duplicate`, nothing charged). Otherwise the ledger entry, the charge
+ * of credits.applicationFile to the application's owner (whose confirmed, unfrozen
+ * membership is read again inside the transaction) and the file row commit together; the
+ * enterprise name in the record is the enterprise row's.
+ */
+export async function registerApplicationFile(
+  db: Db,
+  registerEntry: Registrar,
+  config: DeploymentConfig,
+  application: ApplicationRow,
+  input: FileInput,
+  locale: 'zh' | 'en' | 'ja' = 'zh',
+): Promise<{ fileId: number; duplicate: boolean }> {
+  const existing = async () => db.selectFrom('application_files').select('id').where('application_id', '=', application.id).where('digest', '=', input.identity.sha256).executeTakeFirst();
+  const before = await existing();
+  if (before) return { fileId: Number(before.id), duplicate: true };
+  const enterprise = await db.selectFrom('enterprises').select(['id', 'name']).where('id', '=', application.enterprise_id).executeTakeFirstOrThrow();
+  let fileId = 0;
+  try {
+    await registerEntry(
+      { fileHash: `0x${input.identity.sha256}${input.identity.extension}`, enterpriseName: enterprise.name, registrantUserId: application.owner_user_id, kind: LEDGER_KIND_APPLICATION, locale },
+      async (trx, registration) => {
+        const { charged } = await chargeRegistration(trx, config, { enterpriseId: enterprise.id, userId: application.owner_user_id, kind: 'application_file', dna: registration.dna, name: input.name });
+        const row = await trx
+          .insertInto('application_files')
+          .values({
+            application_id: application.id,
+            enterprise_id: enterprise.id,
+            name: input.name,
+            file_hash: registration.file_hash,
+            digest: input.identity.sha256,
+            size: input.size,
+            metadata: input.metadata,
+            dna: registration.dna,
+            credits: charged,
+            created_at: registration.registered_at,
+          })
+          .returning('id')
+          .executeTakeFirstOrThrow();
+        fileId = Number(row.id);
+      },
+    );
+  } catch (error) {
+    if (!(error instanceof ApiError) && isUniqueViolation(error)) {
+      const raced = await existing();
+      if (raced) return { fileId: Number(raced.id), duplicate: true };
+    }
+    throw error;
+  }
+  return { fileId, duplicate: false };
+}
+
+const FILE_COLUMNS = ['f.id', 'f.application_id', 'f.dna', 'f.name', 'f.file_hash', 'f.size', 'f.metadata', 'f.credits', 'f.created_at', 'pr.status', 'e.block_height'] as const;
+
+export function filesQuery(db: Kysely<Database>) {
+  return db.selectFrom('application_files as f').innerJoin('proofs as pr', 'pr.dna', 'f.dna').innerJoin('ledger_entries as e', 'e.dna', 'f.dna').select([...FILE_COLUMNS]);
+}
+
+type FileRow = { id: number; application_id: number; dna: string; name: string; file_hash: string; size: number; metadata: string | null; credits: number; created_at: number; status: number; block_height: number | null };
+
+export function fileDto(r: FileRow): ApplicationFileDto {
+  return {
+    file_id: Number(r.id),
+    application_id: Number(r.application_id),
+    dip_id: r.dna,
+    name: r.name,
+    file_hash: r.file_hash,
+    size: Number(r.size),
+    metadata: r.metadata ? (JSON.parse(r.metadata) as Record<string, unknown>) : null,
+    credits: Number(r.credits),
+    proof_status: Number(r.status),
+    is_generated: isProofStatusGenerated(Number(r.status)),
+    block_height: r.block_height === null ? null : Number(r.block_height),
+    registered_at: Number(r.created_at),
+  };
+}
+
+export async function fileDtos(db: Kysely<Database>, ids: number[]): Promise<Map<number, ApplicationFileDto>> {
+  if (!ids.length) return new Map();
+  const rows = (await filesQuery(db).where('f.id', 'in', ids).execute()) as FileRow[];
+  return new Map(rows.map((r) => [Number(r.id), fileDto(r)]));
+}
+
+export type ApplicationViewer = { userId: number; role: number; enterpriseId: number };
+
+/** §6-style visibility: roles 1–3 see every application of the enterprise; a member those they own. */
+export function visibleApplications(db: Kysely<Database>, viewer: ApplicationViewer) {
+  let q = db.selectFrom('applications as a').where('a.enterprise_id', '=', viewer.enterpriseId).where('a.deleted_at', 'is', null);
+  if (!canSeeEnterpriseData(viewer.role)) q = q.where('a.owner_user_id', '=', viewer.userId);
+  return q;
+}
+
+export async function applicationDtos(db: Kysely<Database>, rows: ApplicationRow[]): Promise<ApplicationDto[]> {
+  if (!rows.length) return [];
+  const ids = rows.map((r) => Number(r.id));
+  const [keys, counts, owners, alarms] = await Promise.all([
+    db.selectFrom('application_keys').select(['key_id', 'application_id', 'created_at', 'revoked_at', 'last_used_at']).where('application_id', 'in', ids).orderBy('created_at').execute(),
+    db.selectFrom('application_files').select(['application_id', (eb) => eb.fn.countAll<number>().as('n')]).where('application_id', 'in', ids).groupBy('application_id').execute(),
+    db.selectFrom('users').select(['id', 'real_name', 'name']).where('id', 'in', rows.map((r) => Number(r.owner_user_id))).execute(),
+    db.selectFrom('application_alarms').select(['application_id', (eb) => eb.fn.countAll<number>().as('n')]).where('application_id', 'in', ids).where('acknowledged_at', 'is', null).groupBy('application_id').execute(),
+  ]);
+  const keysOf = new Map<number, ApplicationKeyDto[]>();
+  for (const k of keys) {
+    const list = keysOf.get(Number(k.application_id)) ?? [];
+    list.push({ key_id: k.key_id, created_at: Number(k.created_at), revoked_at: k.revoked_at === null ? null : Number(k.revoked_at), last_used_at: k.last_used_at === null ? null : Number(k.last_used_at) });
+    keysOf.set(Number(k.application_id), list);
+  }
+  const countOf = new Map(counts.map((c) => [Number(c.application_id), Number(c.n)]));
+  const alarmsOf = new Map(alarms.map((c) => [Number(c.application_id), Number(c.n)]));
+  const ownerOf = new Map(owners.map((u) => [Number(u.id), u.real_name || u.name]));
+  return rows.map((r) => ({
+    application_id: Number(r.id),
+    name: r.name,
+    description: r.description,
+    interval_seconds: Number(r.interval_seconds),
+    grace_seconds: Number(r.grace_seconds),
+    alarm_phones: JSON.parse(r.alarm_phones) as string[],
+    webhook_urls: JSON.parse(r.webhook_urls) as string[],
+    is_paused: Boolean(Number(r.is_paused)),
+    state: r.state as ApplicationState,
+    state_reason: r.state_reason,
+    state_since: r.state_since === null ? null : Number(r.state_since),
+    last_seen_at: r.last_seen_at === null ? null : Number(r.last_seen_at),
+    owner_user_id: Number(r.owner_user_id),
+    owner_name: ownerOf.get(Number(r.owner_user_id)) ?? '',
+    file_count: countOf.get(Number(r.id)) ?? 0,
+    created_at: Number(r.created_at),
+    keys: keysOf.get(Number(r.id)) ?? [],
+    unacknowledged_alarms: alarmsOf.get(Number(r.id)) ?? 0,
+  }));
+}
+
+/** An idempotent answer's fingerprint: the same key with another request is refused. */
+export function requestFingerprint(method: string, url: string, rawBody: string): string {
+  return createHash('sha256').update(`${method}\n${url.split('?')[0]}\n${rawBody}`).digest('hex');
+}
+
+/** The application file an application-file DNA or hash names, within the viewer's visibility (§3 search entity_type 4). */
+export async function findApplicationFileByKeyword(db: Kysely<Database>, viewer: ApplicationViewer, keyword: string): Promise<{ dip_id: string; application_id: number; file_id: number } | null> {
+  const text = keyword.trim();
+  let q = db
+    .selectFrom('application_files as f')
+    .innerJoin('applications as a', 'a.id', 'f.application_id')
+    .select(['f.dna', 'f.id', 'f.application_id'])
+    .where('f.enterprise_id', '=', viewer.enterpriseId)
+    .where('a.deleted_at', 'is', null);
+  if (/^pv[a-z2-7]{20}$/.test(text)) q = q.where('f.dna', '=', text);
+  else {
+    const hex = /^(?:0x)?([0-9a-f]{64})/i.exec(text)?.[1]?.toLowerCase();
+    if (!hex) return null;
+    q = q.where('f.digest', '=', hex);
+  }
+  if (!canSeeEnterpriseData(viewer.role)) q = q.where('a.owner_user_id', '=', viewer.userId);
+  const row = await q.orderBy('f.id').executeTakeFirst();
+  return row ? { dip_id: row.dna, application_id: Number(row.application_id), file_id: Number(row.id) } : null;
+}
+
+export function failNotFound(): never {
+  fail('not_found', 'application_id');
+}
