@@ -391,6 +391,17 @@ export type EnterpriseKeyLogTable = {
   created_at: number;
 };
 
+/** Partner applications from the partners page (issue 18). */
+export type PartnerContractsTable = {
+  id: Generated<number>;
+  enterprise_name: string;
+  name: string;
+  contract_number: string;
+  corporation: string;
+  ip: Generated<string>;
+  created_at: number;
+};
+
 export type Database = {
   users: UsersTable;
   sessions: SessionsTable;
@@ -437,4 +448,5 @@ export type Database = {
   enterprise_certificates: EnterpriseCertificatesTable;
   key_custody_requests: KeyCustodyRequestsTable;
   enterprise_key_log: EnterpriseKeyLogTable;
+  partner_contracts: PartnerContractsTable;
 };

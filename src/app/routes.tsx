@@ -40,6 +40,7 @@ import { ReceiptPage } from '@/features/disclosure/receipt-page.tsx';
 import { DISCLOSURE_LABELS } from '@/features/disclosure/disclosure-labels.ts';
 import { CreditPage, toCreditTab } from '@/features/credit/credit-page.tsx';
 import { OperatorCreditOrders } from '@/features/credit/operator-orders.tsx';
+import { OperatorPartners } from '@/features/partners/operator-partners.tsx';
 import { CREDIT_LABELS } from '@/features/credit/credit-labels.ts';
 import { ActivateRoute, AssetsRoute, BigscreenRoute, ScoreRoute } from '@/features/map/map-routes.tsx';
 import { MAP_TITLES } from '@/features/map/map-titles.ts';
@@ -91,7 +92,10 @@ function WithUser({ render }: { render: (user: UserDto, defaultPath: string, set
 }
 
 /** Parts of the operator console that other product areas contribute. */
-const OPERATOR_SECTIONS = [{ value: 'credit-orders', label: CREDIT_LABELS.operatorTab, render: () => <OperatorCreditOrders /> }];
+const OPERATOR_SECTIONS = [
+  { value: 'credit-orders', label: CREDIT_LABELS.operatorTab, render: () => <OperatorCreditOrders /> },
+  { value: 'partners', label: msg`Partner applications`, render: () => <OperatorPartners /> },
+];
 
 /** Screens in the public layout (nav bar + footer). Standalone routes come with later issues. */
 export const PUBLIC_ROUTES: AppRoute[] = [
