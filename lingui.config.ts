@@ -18,6 +18,7 @@ export default defineConfig({
         '<rootDir>/src/features/vault',
         '<rootDir>/src/features/disclosure',
         '<rootDir>/src/features/map',
+        '<rootDir>/src/features/front',
       ],
     },
     // One catalog per product area, so that areas are translated and reviewed apart.
@@ -27,6 +28,8 @@ export default defineConfig({
     { path: '<rootDir>/locales/vault/{locale}', include: ['<rootDir>/src/features/vault'] },
     { path: '<rootDir>/locales/disclosure/{locale}', include: ['<rootDir>/src/features/disclosure'] },
     { path: '<rootDir>/locales/map/{locale}', include: ['<rootDir>/src/features/map'] },
+    // The public face (front pages, partners, assessment and insurance): marketing copy, reviewed on its own.
+    { path: '<rootDir>/locales/front/{locale}', include: ['<rootDir>/src/features/front'] },
     {
       // Legal documents (terms, privacy) are long and reviewed separately.
       path: '<rootDir>/locales/legal/{locale}',

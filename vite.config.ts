@@ -22,6 +22,8 @@ export default defineConfig({
   build: {
     outDir: 'dist/app',
     target: 'es2023',
+    // The server reads it to link the public pages' stylesheet into their server-rendered HTML (issue 18).
+    manifest: true,
     sourcemap: true,
     chunkSizeWarningLimit: 2000,
   },

@@ -39,6 +39,18 @@ export class PublicFigures {
   }
 }
 
+const shared = new WeakMap<Db, PublicFigures>();
+
+/** The one cached counter of a database (the partner routes and the server-rendered pages share it). */
+export function publicFiguresOf(db: Db): PublicFigures {
+  let figures = shared.get(db);
+  if (!figures) {
+    figures = new PublicFigures(db);
+    shared.set(db, figures);
+  }
+  return figures;
+}
+
 /** §5 partner form: every field checked, trimmed; the first failing field answers on its name. */
 export function validatePartnerBody(body: Partial<Record<keyof PartnerContractBody, unknown>>): PartnerContractBody {
   const out = {} as PartnerContractBody;

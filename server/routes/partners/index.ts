@@ -3,7 +3,7 @@ import { PARTNER_SUBMISSIONS_PER_HOUR, type PartnerContractBody, type PartnerTot
 import { ApiError } from '../../errors.ts';
 import { hit } from '../../services/rate-limit.ts';
 import { requireOperator as requireOperatorOf, writeOperatorAudit } from '../../services/operators.ts';
-import { PublicFigures, allPartnerContracts, createPartnerContract, exportRows, listPartnerContracts, toCsv, toXlsx, validatePartnerBody } from '../../services/partners.ts';
+import { publicFiguresOf, allPartnerContracts, createPartnerContract, exportRows, listPartnerContracts, toCsv, toXlsx, validatePartnerBody } from '../../services/partners.ts';
 import { contentDisposition } from '../../content-disposition.ts';
 import { paging, text } from '../schemas.ts';
 
@@ -17,7 +17,7 @@ import { paging, text } from '../schemas.ts';
  */
 export default async function partnerRoutes(app: FastifyInstance) {
   const { db } = app;
-  const figures = new PublicFigures(db);
+  const figures = publicFiguresOf(db);
 
   function requireCooperation(): void {
     if (!app.config.cooperation) throw new ApiError('not_found', undefined, 404);
