@@ -187,7 +187,8 @@ export function NavBar() {
           </div>
         )}
         <div className={classes.actions}>
-          <LocaleSwitch testId="nav-locale" isCompact={isMiddleWidth} />
+          {/* An icon (named for screen readers): the four §2 links and the login button need the width in every language; the footer's switch names the language. */}
+          <LocaleSwitch testId="nav-locale" isCompact />
           {user ? (
             <UserMenu user={user} />
           ) : (

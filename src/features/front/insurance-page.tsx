@@ -22,7 +22,7 @@ export function InsurancePage({ hasPartnerForm, email }: { hasPartnerForm: boole
   return (
     <div data-testid="insurance-page">
       <section className={`${classes.hero}`} aria-labelledby="insurance-page-title">
-        <div className={classes.wrap} style={{ padding: '72px 24px 72px' }}>
+        <div className={classes.wrap} style={{ paddingTop: 72, paddingBottom: 72 }}>
           <span className={classes.eyebrow}>
             <Trans>Digital asset assessment and insurance</Trans>
           </span>

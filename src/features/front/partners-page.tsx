@@ -34,7 +34,7 @@ export function PartnersPage({ companyName }: { companyName: string }) {
   return (
     <div data-testid="partners-page">
       <section className={classes.hero} aria-labelledby="partners-title">
-        <div className={classes.wrap} style={{ padding: '72px 24px 80px', textAlign: 'center' }}>
+        <div className={classes.wrap} style={{ paddingTop: 72, paddingBottom: 80, textAlign: 'center' }}>
           <span className={classes.eyebrow}>{companyName}</span>
           <h1 className={classes.heroTitle} id="partners-title">
             <Trans>Grow with the digital asset network</Trans>
