@@ -46,11 +46,12 @@ export default fp<{ appDir: string }>(async function staticPlugin(app, opts) {
     for (const pagePath of ['/', '/government', '/partners', '/insurance'] as const) {
       app.get(pagePath, async (request, reply) => {
         const config = app.config;
-        // §2 guards, answered before any JavaScript: no front page → login; no cooperation company → no partners page.
+        // §2 guards: no cooperation company → no partners page (404; the app draws its not-found page);
+        // no front page → the plain app, whose entry guard goes to login.
         if (pagePath === '/partners') {
           if (!config.cooperation) return sendIndex(reply.status(404));
         } else if (!config.frontPageAvailable) {
-          return reply.redirect('/user/login', 302);
+          return sendIndex(reply);
         }
         const { locale } = localeOf(request);
         const html = await renderer.page(pagePath, locale);
