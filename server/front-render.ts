@@ -123,7 +123,10 @@ export class FrontRenderer {
       const html = template
         .replace(/<html lang="[^"]*">/, `<html lang="${out.htmlLang}" data-mantine-color-scheme="light">`)
         .replace(/<title>[^<]*<\/title>/, `<title>${escapeHtml(out.title)}</title>\n    ${head}`)
-        .replace('<div id="root"></div>', `<div id="root">${out.html}</div>${boot}`);
+        .replace('<div id="root"></div>', `<div id="root">${out.html}</div>${boot}`)
+        // The app's entry starts after the first paint (public/front-boot.js): a module script that
+        // is already loaded may run before the browser paints, and the page would wait for it.
+        .replace(/<script type="module" crossorigin src="([^"]+)"><\/script>/, (_m, src: string) => `<script defer src="/front-boot.js" data-entry="${escapeHtml(src)}"></script>`);
       this.cache.set(key, { at: Date.now(), html });
       return html;
     } catch (error) {

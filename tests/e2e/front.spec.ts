@@ -202,6 +202,7 @@ test.describe('partners', () => {
     const page = await frontPage(browser, 'en');
     await page.goto('/partners');
     const total = (await (await fetch(`${frontURL}/api/v1/partners/total`)).json()).data.total as number;
+    await page.waitForLoadState('networkidle');
     const roll = page.getByTestId('digit-roll');
     await expect(roll).toHaveAttribute('data-value', String(total));
     await expect(roll).toHaveAttribute('aria-label', `${total} enterprises`);
@@ -252,6 +253,8 @@ test.describe('partners', () => {
   test('the roll does not move for a visitor who asked for reduced motion', async ({ browser }) => {
     const page = await frontPage(browser, 'zh', 390, { reducedMotion: 'reduce' });
     await page.goto('/partners');
+    // The app has replaced the server's HTML (the element evaluated must stay attached).
+    await page.waitForLoadState('networkidle');
     const strip = page.getByTestId('digit-roll').locator('span span').first();
     expect(await strip.evaluate((el) => getComputedStyle(el).transitionDuration)).toBe('0s');
     await page.context().close();
