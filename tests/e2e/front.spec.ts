@@ -263,6 +263,8 @@ test.describe('partners', () => {
   test('the insurance page contacts through the partner form', async ({ browser }) => {
     const page = await frontPage(browser, 'ja', 390);
     await page.goto('/insurance');
+    // The button works once the app has taken over the server's HTML.
+    await page.waitForLoadState('networkidle');
     await page.getByTestId('insurance-contact').first().click();
     await expect(page.getByRole('dialog', { name: tr('ja', 'Become a partner') })).toBeVisible();
     await screenshot(page, 'front-insurance-form-ja-390');
