@@ -20,6 +20,7 @@ export default defineConfig({
         '<rootDir>/src/features/map',
         '<rootDir>/src/features/repos',
         '<rootDir>/src/features/application',
+        '<rootDir>/src/features/front',
       ],
     },
     // One catalog per product area, so that areas are translated and reviewed apart.
@@ -31,6 +32,8 @@ export default defineConfig({
     { path: '<rootDir>/locales/map/{locale}', include: ['<rootDir>/src/features/map'] },
     { path: '<rootDir>/locales/repos/{locale}', include: ['<rootDir>/src/features/repos'] },
     { path: '<rootDir>/locales/application/{locale}', include: ['<rootDir>/src/features/application'] },
+    // The public face (front pages, partners, assessment and insurance): marketing copy, reviewed on its own.
+    { path: '<rootDir>/locales/front/{locale}', include: ['<rootDir>/src/features/front'] },
     {
       // Legal documents (terms, privacy) are long and reviewed separately.
       path: '<rootDir>/locales/legal/{locale}',

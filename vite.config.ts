@@ -19,6 +19,8 @@ export default defineConfig({
   build: {
     outDir: 'dist/app',
     target: 'es2023',
+    // The server reads it to link the public pages' stylesheet into their server-rendered HTML.
+    manifest: true,
     // Maps without a sourceMappingURL comment: written for whoever debugs a deployment, served
     // only when it asks (SERVE_SOURCE_MAPS=true), never pointed at by the bundles.
     sourcemap: 'hidden',

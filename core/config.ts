@@ -12,6 +12,9 @@ export type MenuVisibility = {
   chart: boolean;
 };
 
+/** The cooperation-company setting: at least the company's name. */
+export type CooperationConfig = { name: string };
+
 export type DeploymentConfig = {
   webTitle: string;
   defaultPage: string;
@@ -38,6 +41,11 @@ export type DeploymentConfig = {
   navbarLogoImageName: string;
   serviceSystem: string;
   corporationCompany: string | null;
+  /**
+   * The cooperation company that recruits partners: with it, /partners and
+   * /api/v1/partners/* exist; null (the default) answers 404 there.
+   */
+  cooperation: CooperationConfig | null;
   fileVerifyCenterText: string;
   chainBrowserUrl: string;
   chainBrowserHome: string;
@@ -79,6 +87,7 @@ export const DEFAULT_CONFIG: DeploymentConfig = {
   navbarLogoImageName: 'logo.svg',
   serviceSystem: '/',
   corporationCompany: null,
+  cooperation: null,
   fileVerifyCenterText: '',
   chainBrowserUrl: '/explorer',
   chainBrowserHome: '/explorer',
@@ -117,6 +126,14 @@ export function mergeConfig(base: DeploymentConfig, override: unknown): { config
         continue;
       }
       const current = target[key];
+      if (key === 'cooperation' && path === '') {
+        // A nullable object: null, or { name } with a non-empty name.
+        if (value === null) out[key] = null;
+        else if (!isPlainObject(value) || typeof value.name !== 'string' || !value.name.trim()) issues.push({ path: here, problem: 'must be null or an object with a non-empty name' });
+        else if (Object.keys(value).some((k) => k !== 'name')) issues.push({ path: here, problem: 'only name is known' });
+        else out[key] = { name: value.name.trim() };
+        continue;
+      }
       if (isPlainObject(current)) {
         out[key] = merge(current, value, here);
       } else if (current === null) {

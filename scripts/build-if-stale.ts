@@ -33,6 +33,13 @@ export function buildIfStale(root = process.cwd(), outDir = process.env.APP_DIR 
   console.log('building the app (vite build)…');
   const result = spawnSync(process.execPath, [path.join(root, 'node_modules/vite/bin/vite.js'), 'build', '--logLevel', 'warn', '--outDir', path.resolve(root, outDir), '--emptyOutDir'], { stdio: 'inherit', cwd: root });
   if (result.status !== 0) process.exit(result.status ?? 1);
+  // The server-rendering bundle of the public pages, beside the app: <outDir>-ssr/render.js.
+  const ssrOut = `${path.resolve(root, outDir).replace(/[/\\]+$/, '')}-ssr`;
+  const ssr = spawnSync(process.execPath, [path.join(root, 'node_modules/vite/bin/vite.js'), 'build', '--ssr', 'src/ssr/render.tsx', '--logLevel', 'warn', '--outDir', ssrOut, '--emptyOutDir'], { stdio: 'inherit', cwd: root });
+  if (ssr.status !== 0) process.exit(ssr.status ?? 1);
+  // The .br/.gz copies the server hands to browsers, as `npm run build` makes them.
+  const packed = spawnSync(process.execPath, [path.join(root, 'scripts/compress-assets.ts'), path.resolve(root, outDir)], { stdio: 'inherit', cwd: root });
+  if (packed.status !== 0) process.exit(packed.status ?? 1);
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) buildIfStale();

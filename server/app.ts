@@ -35,6 +35,7 @@ import homeRoutes from './routes/home/index.ts';
 import applicationsPlugin from './plugins/applications.ts';
 import applicationRoutes from './routes/applications/index.ts';
 import openApiRoutes from './routes/open-api/index.ts';
+import partnerRoutes from './routes/partners/index.ts';
 
 export type AppOptions = { db: Db; config: DeploymentConfig; env: Env };
 
@@ -82,5 +83,6 @@ export default async function app(fastify: FastifyInstance, opts: AppOptions) {
   await fastify.register(applicationsPlugin);
   await fastify.register(applicationRoutes);
   await fastify.register(openApiRoutes);
+  await fastify.register(partnerRoutes);
   await fastify.register(staticPlugin, { appDir: opts.env.appDir, serveSourceMaps: opts.env.serveSourceMaps });
 }

@@ -20,6 +20,7 @@ import { home } from './migrations/0013-home.ts';
 import { enterpriseKeys } from './migrations/0014-enterprise-keys.ts';
 import { checkpointAnchors } from './migrations/0016-checkpoint-anchors.ts';
 import { operatorSecurity } from './migrations/0017-operator-security.ts';
+import { partners } from './migrations/0020-partners.ts';
 import { memberNames } from './migrations/0021-member-names.ts';
 import { sealedKeys } from './migrations/0022-sealed-keys.ts';
 import { certificateLocale } from './migrations/0023-certificate-locale.ts';
@@ -44,6 +45,7 @@ export function migrations(dialect: Dialect): Record<string, Migration> {
     '0014-enterprise-keys': enterpriseKeys(dialect),
     '0016-checkpoint-anchors': checkpointAnchors(),
     '0017-operator-security': operatorSecurity(dialect),
+    '0020-partners': partners(dialect),
     '0021-member-names': memberNames(),
     '0022-sealed-keys': sealedKeys(),
     '0023-certificate-locale': certificateLocale(),

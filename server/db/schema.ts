@@ -428,6 +428,16 @@ export type RepoCommitsTable = {
   credits: Generated<number>;
   created_at: number;
 };
+/** Partner applications from the partners page. */
+export type PartnerContractsTable = {
+  id: Generated<number>;
+  enterprise_name: string;
+  name: string;
+  contract_number: string;
+  corporation: string;
+  ip: Generated<string>;
+  created_at: number;
+};
 
 export type Database = {
   users: UsersTable;
@@ -478,4 +488,5 @@ export type Database = {
   repo_projects: RepoProjectsTable;
   repo_tokens: RepoTokensTable;
   repo_commits: RepoCommitsTable;
+  partner_contracts: PartnerContractsTable;
 } & ApplicationTables;

@@ -2,6 +2,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import fp from 'fastify-plugin';
 import fastifyStatic from '@fastify/static';
+import { FrontRenderer, localeOf } from '../front-render.ts';
+import { publicFiguresOf } from '../services/partners.ts';
 
 const API_PREFIXES = ['/api/', '/verify-api/', '/score-api/'];
 
@@ -36,7 +38,32 @@ export default fp<{ appDir: string; serveSourceMaps?: boolean }>(async function 
   const sendIndex = (reply: import('fastify').FastifyReply) =>
     reply.header('cache-control', 'no-cache').type('text/html').send(fs.createReadStream(index));
   // The root is a directory to the static plugin (index: false), so it gets the app explicitly.
-  if (hasApp) app.get('/', (_request, reply) => sendIndex(reply));
+  // The public pages are server-rendered: content without JavaScript, in each language.
+  if (hasApp) {
+    const renderer = new FrontRenderer({
+      appDir: opts.appDir,
+      config: app.config,
+      publicUrl: app.env.publicUrl,
+      figures: () => publicFiguresOf(app.db).get(),
+      log: (error) => app.log.error({ err: error }, 'server rendering of a public page failed; serving the plain app'),
+    });
+    for (const pagePath of ['/', '/government', '/partners', '/insurance'] as const) {
+      app.get(pagePath, async (request, reply) => {
+        const config = app.config;
+        // §2 guards: no cooperation company → no partners page (404; the app draws its not-found page);
+        // no front page → the plain app, whose entry guard goes to login.
+        if (pagePath === '/partners') {
+          if (!config.cooperation) return sendIndex(reply.status(404));
+        } else if (!config.frontPageAvailable) {
+          return sendIndex(reply);
+        }
+        const { locale } = localeOf(request);
+        const html = await renderer.page(pagePath, locale);
+        if (html === null) return sendIndex(reply);
+        return reply.header('cache-control', 'no-cache').header('vary', 'Cookie').type('text/html; charset=utf-8').send(html);
+      });
+    }
+  }
   app.setNotFoundHandler((request, reply) => {
     const url = request.url.split('?')[0] ?? '/';
     const isApi = API_PREFIXES.some((p) => url.startsWith(p));

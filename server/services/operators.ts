@@ -136,7 +136,8 @@ export type OperatorAuditAction =
   | 'credit_order_confirmed'
   | 'credit_order_rejected'
   | 'key_custody_completed'
-  | 'key_custody_rejected';
+  | 'key_custody_rejected'
+  | 'partner_contracts_exported';
 
 /** Appends one line to the operator audit log (the table refuses updates and deletes). */
 export async function writeOperatorAudit(

@@ -1,15 +1,15 @@
 import type { ReactNode } from 'react';
 import type { MessageDescriptor } from '@lingui/core';
 import { msg } from '@lingui/core/macro';
-import { useAtom, useAtomValue } from 'jotai';
+import { useAtom } from 'jotai';
 import { Redirect } from 'wouter';
 import type { UserDto } from '../../core/api-types.ts';
-import { useConfig } from '@/config/config-atom.ts';
 import { currentUserAtom } from '@/features/auth/user-atom.ts';
 import { LoginPage, toLoginTab } from '@/features/auth/login-page.tsx';
 import { SignupPage } from '@/features/auth/signup-page.tsx';
 import { ResetPassPage } from '@/features/auth/reset-pass-page.tsx';
-import { FrontPage } from '@/features/front/front-page.tsx';
+import { DefaultFrontRoute, GovernmentFrontRoute, InsuranceRoute, PartnersRoute } from './front-routes.tsx';
+import { FRONT_META } from '@/features/front/front-meta.ts';
 import { HomePage } from '@/features/home/home-page.tsx';
 import { SettingPage, toSettingTab } from '@/features/setting/setting-page.tsx';
 import { TermsPage } from '@/features/legal/terms-page.tsx';
@@ -50,6 +50,7 @@ import { ReceiptPage } from '@/features/disclosure/receipt-page.tsx';
 import { DISCLOSURE_LABELS } from '@/features/disclosure/disclosure-labels.ts';
 import { CreditPage, toCreditTab } from '@/features/credit/credit-page.tsx';
 import { OperatorCreditOrders } from '@/features/credit/operator-orders.tsx';
+import { OperatorPartners } from '@/features/front/operator-partners.tsx';
 import { CREDIT_LABELS } from '@/features/credit/credit-labels.ts';
 import { ActivateRoute, AssetsRoute, BigscreenRoute, ScoreRoute } from '@/features/map/map-routes.tsx';
 import { MAP_TITLES } from '@/features/map/map-titles.ts';
@@ -68,15 +69,6 @@ export type AppRoute = {
   noTitle?: boolean;
   render: (params: Params) => ReactNode;
 };
-
-/** §2 entry guard for "/": with no front page, go to login (password tab). */
-function EntryGuard() {
-  const config = useConfig();
-  const user = useAtomValue(currentUserAtom);
-  const defaultPath = useDefaultPagePath();
-  if (!config.frontPageAvailable) return <Redirect to="/user/login" replace />;
-  return <FrontPage isLoggedIn={Boolean(user)} defaultPath={defaultPath} />;
-}
 
 function DashboardIndex() {
   return <Redirect to={useDefaultPagePath()} replace />;
@@ -101,11 +93,17 @@ function WithUser({ render }: { render: (user: UserDto, defaultPath: string, set
 }
 
 /** Parts of the operator console that other product areas contribute. */
-const OPERATOR_SECTIONS = [{ value: 'credit-orders', label: CREDIT_LABELS.operatorTab, render: () => <OperatorCreditOrders /> }];
+const OPERATOR_SECTIONS = [
+  { value: 'credit-orders', label: CREDIT_LABELS.operatorTab, render: () => <OperatorCreditOrders /> },
+  { value: 'partners', label: msg`Partner applications`, render: () => <OperatorPartners /> },
+];
 
 /** Screens in the public layout (nav bar + footer). Standalone routes come with later issues. */
 export const PUBLIC_ROUTES: AppRoute[] = [
-  { path: '/', render: () => <EntryGuard /> },
+  { path: '/', render: () => <DefaultFrontRoute /> },
+  { path: '/government', title: FRONT_META['/government'].title ?? undefined, render: () => <GovernmentFrontRoute /> },
+  { path: '/partners', title: FRONT_META['/partners'].title ?? undefined, render: () => <PartnersRoute /> },
+  { path: '/insurance', title: FRONT_META['/insurance'].title ?? undefined, render: () => <InsuranceRoute /> },
   {
     path: '/user/:active?',
     title: msg`Log in`,

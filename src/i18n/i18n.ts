@@ -4,6 +4,9 @@ import { CATALOG_LOADERS, DEFAULT_LOCALE, HTML_LANG, LOCALE_STORAGE_KEY, isLocal
 export { i18n };
 
 function readStoredLocale(): Locale {
+  // A language named in the address (the hreflang links of the server-rendered pages) wins.
+  const fromAddress = new URLSearchParams(window.location.search).get('lang');
+  if (isLocale(fromAddress)) return fromAddress;
   try {
     const stored = localStorage.getItem(LOCALE_STORAGE_KEY);
     if (isLocale(stored)) return stored;
@@ -24,6 +27,8 @@ export async function activateLocale(locale: Locale): Promise<void> {
   } catch {
     // Not persisted; the choice still holds for this visit.
   }
+  // The server renders the public pages in this language on the next visit.
+  document.cookie = `${LOCALE_STORAGE_KEY}=${locale}; path=/; max-age=31536000; samesite=lax`;
 }
 
 /** Activates the stored (or default) locale; called once before the first render. */

@@ -15,6 +15,7 @@ import { NavSearch } from '@/features/search/nav-search.tsx';
 import { useDefaultPagePath } from '../guards.tsx';
 import { LocaleSwitch } from '../locale-switch.tsx';
 import { useCanSearch } from '../use-can-search.ts';
+import { useFrontVariant } from './use-front-variant.ts';
 import { useLogout } from '../use-logout.tsx';
 import { CompanyDrawerSection, CompanyMenu } from './company-menu.tsx';
 import classes from './nav-bar.module.css';
@@ -23,11 +24,14 @@ type NavLink = { key: string; label: ReactNode; href: string; isExternal: boolea
 
 function useNavLinks(): NavLink[] {
   const config = useConfig();
+  const variant = useFrontVariant();
   const { t } = useLingui();
+  // §2: the cooperation company's page where the deployment names one (corporationCompany), else
+  // the partners page where a cooperation company recruits partners, else the verification centre.
+  const cooperationHref = config.corporationCompany || (config.cooperation ? '/partners' : '/verify-file');
   return [
     { key: 'service', label: t`Service system`, href: config.serviceSystem, isExternal: false },
-    // §2: the cooperation company's page where the deployment names one (corporationCompany), else the verification centre.
-    { key: 'cooperation', label: t`Cooperation company`, href: config.corporationCompany || '/verify-file', isExternal: Boolean(config.corporationCompany && /^https?:/.test(config.corporationCompany)) },
+    { key: 'cooperation', label: t`Cooperation company`, href: cooperationHref, isExternal: Boolean(config.corporationCompany && /^https?:/.test(config.corporationCompany)) },
     {
       key: 'verify',
       label: config.fileVerifyCenterText || t`File verification centre`,
@@ -36,7 +40,7 @@ function useNavLinks(): NavLink[] {
     },
     {
       key: 'chain',
-      label: config.frontPageVersion === 'default' ? t`Blockchain explorer` : t`Asset network`,
+      label: variant === 'default' ? t`Blockchain explorer` : t`Asset network`,
       href: config.chainBrowserUrl,
       isExternal: true,
     },
@@ -50,6 +54,7 @@ export function userInitial(user: UserDto): string {
 
 function Logo() {
   const config = useConfig();
+  const variant = useFrontVariant();
   const user = useAtomValue(currentUserAtom);
   const company = useAtomValue(companyAtom);
   const defaultPath = useDefaultPagePath();
@@ -63,7 +68,7 @@ function Logo() {
   );
   // §2: home for the super administrator and administrators, the asset page otherwise;
   // visitors (and the xian variant without a user) reload the front page.
-  const target = logoTarget({ isLoggedIn: Boolean(user), role: company?.enterprise_id ? company.role : null, frontPageVersion: config.frontPageVersion, defaultPath });
+  const target = logoTarget({ isLoggedIn: Boolean(user?.phonenumber), role: company?.enterprise_id ? company.role : null, frontPageVersion: variant, defaultPath });
   if ('href' in target) {
     return (
       <Link href={target.href} className={classes.logo} aria-label={t`${siteName} home`} data-testid="navbar-logo">
@@ -71,12 +76,15 @@ function Logo() {
       </Link>
     );
   }
+  // The xian variant reloads the page it is on (the government page); the default variant the front page.
+  const reloadHref = variant === 'xian' ? (typeof window === 'undefined' ? '/government' : window.location.pathname) : '/';
   const onReload = (event: MouseEvent<HTMLAnchorElement>) => {
     event.preventDefault();
-    window.location.assign('/');
+    if (variant === 'xian') window.location.reload();
+    else window.location.assign('/');
   };
   return (
-    <a href="/" onClick={onReload} className={classes.logo} aria-label={t`${siteName} home`}>
+    <a href={reloadHref} onClick={onReload} className={classes.logo} aria-label={t`${siteName} home`}>
       {content}
     </a>
   );
@@ -136,9 +144,24 @@ function UserMenu({ user }: { user: UserDto }) {
   );
 }
 
+/** §2: the xian version's drawer menu: home, partners, asset network, asset verification centre. */
+function useXianDrawerLinks(): NavLink[] {
+  const config = useConfig();
+  const { t } = useLingui();
+  return [
+    { key: 'xian-home', label: t`Home`, href: '/government', isExternal: false },
+    ...(config.cooperation ? [{ key: 'xian-partners', label: t`Partners`, href: '/partners', isExternal: false }] : []),
+    { key: 'xian-network', label: t`Asset network`, href: config.chainBrowserUrl, isExternal: true },
+    { key: 'xian-verify', label: t`Asset verification centre`, href: '/verify-file', isExternal: true },
+  ];
+}
+
 export function NavBar() {
   const user = useAtomValue(currentUserAtom);
-  const links = useNavLinks();
+  const variant = useFrontVariant();
+  const navLinks = useNavLinks();
+  const xianLinks = useXianDrawerLinks();
+  const drawerLinks = variant === 'xian' ? xianLinks : navLinks;
   const { t } = useLingui();
   const [, navigate] = useLocation();
   const onLogout = useLogout();
@@ -152,7 +175,7 @@ export function NavBar() {
         <Group gap={isMiddleWidth ? 'md' : 'xl'} wrap="nowrap" miw={0}>
           <Logo />
           <nav className={`${classes.links} ${classes.desktopOnly}`} aria-label={t`Main`}>
-            {links.map((link) => (
+            {navLinks.map((link) => (
               <LinkItem key={link.key} link={link} className={classes.link} />
             ))}
           </nav>
@@ -164,7 +187,8 @@ export function NavBar() {
           </div>
         )}
         <div className={classes.actions}>
-          <LocaleSwitch testId="nav-locale" isCompact={isMiddleWidth} />
+          {/* An icon (named for screen readers): the four §2 links and the login button need the width in every language; the footer's switch names the language. */}
+          <LocaleSwitch testId="nav-locale" isCompact />
           {user ? (
             <UserMenu user={user} />
           ) : (
@@ -176,7 +200,7 @@ export function NavBar() {
           )}
         </div>
         <Burger
-          className={classes.burger}
+          className={`${classes.burger} ${variant === 'xian' ? classes.burgerAlways : ''}`}
           opened={isDrawerOpen}
           onClick={drawer.toggle}
           aria-label={t`Open navigation`}
@@ -200,7 +224,7 @@ export function NavBar() {
               </div>
             </Group>
           )}
-          {links.map((link) => (
+          {drawerLinks.map((link) => (
             <LinkItem key={link.key} link={link} className={classes.drawerLink} onNavigate={drawer.close} />
           ))}
           <Divider my="md" />

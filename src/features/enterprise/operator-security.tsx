@@ -152,6 +152,7 @@ const AUDIT_ACTIONS: Record<string, MessageDescriptor> = {
   credit_order_rejected: msg`Top-up order rejected`,
   key_custody_completed: msg`Key custody cancellation completed`,
   key_custody_rejected: msg`Key custody cancellation rejected`,
+  partner_contracts_exported: msg`Partner applications exported`,
 };
 
 const AUDIT_PAGE_SIZE = 50;
