@@ -28,6 +28,7 @@ import paymentsPlugin from './plugins/payments.ts';
 import creditRoutes from './routes/credits/index.ts';
 import assetRoutes from './routes/assets/index.ts';
 import homeRoutes from './routes/home/index.ts';
+import gptRoutes from './routes/gpt/index.ts';
 
 export type AppOptions = { db: Db; config: DeploymentConfig; env: Env };
 
@@ -58,5 +59,6 @@ export default async function app(fastify: FastifyInstance, opts: AppOptions) {
   await fastify.register(creditRoutes);
   await fastify.register(assetRoutes);
   await fastify.register(homeRoutes);
+  await fastify.register(gptRoutes);
   await fastify.register(staticPlugin, { appDir: opts.env.appDir });
 }

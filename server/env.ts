@@ -1,5 +1,6 @@
 import path from 'node:path';
 import { readKeysEnv, type KeysEnv } from './keys/keyring.ts';
+import { readLlmEnv, type LlmEnv } from './gpt/config.ts';
 
 export type Env = {
   port: number;
@@ -29,6 +30,8 @@ export type Env = {
   addressLimitFactor: number;
   /** BIGSCREEN_FRAME_ANCESTORS: origins allowed to frame /bigscreen (every other page may be framed by none). */
   bigscreenFrameAncestors: string[];
+  /** The chat assistant's model and limits (LLM_*, GPT_*; server/gpt/config.ts). */
+  llm: LlmEnv;
 };
 
 export const SMS_PROVIDERS = ['outbox', 'webhook', 'aliyun', 'tencent'] as const;
@@ -170,6 +173,7 @@ export function readEnv(source: NodeJS.ProcessEnv = process.env): Env {
   for (const origin of bigscreenFrameAncestors) {
     if (!/^https?:\/\/[A-Za-z0-9.-]+(:\d{1,5})?$/.test(origin)) problems.push(`BIGSCREEN_FRAME_ANCESTORS must list origins like https://screen.example.com, got "${origin}"`);
   }
+  const llm = readLlmEnv(source, problems);
   if (problems.length) throw new Error(`Invalid configuration:\n  - ${problems.join('\n  - ')}`);
   const isOn = (v: string | undefined) => v === 'true' || v === '1';
   return {
@@ -192,5 +196,6 @@ export function readEnv(source: NodeJS.ProcessEnv = process.env): Env {
     appDir: path.resolve(source.APP_DIR ?? 'dist/app'),
     addressLimitFactor,
     bigscreenFrameAncestors,
+    llm,
   };
 }

@@ -23,6 +23,7 @@ import { operatorSecurity } from './migrations/0017-operator-security.ts';
 import { memberNames } from './migrations/0021-member-names.ts';
 import { sealedKeys } from './migrations/0022-sealed-keys.ts';
 import { certificateLocale } from './migrations/0023-certificate-locale.ts';
+import { gpt } from './migrations/0026-gpt.ts';
 
 export type Db = Kysely<Database>;
 
@@ -45,6 +46,7 @@ export function migrations(dialect: Dialect): Record<string, Migration> {
     '0021-member-names': memberNames(),
     '0022-sealed-keys': sealedKeys(),
     '0023-certificate-locale': certificateLocale(),
+    '0026-gpt': gpt(dialect),
   };
 }
 

@@ -391,6 +391,11 @@ export type EnterpriseKeyLogTable = {
   created_at: number;
 };
 
+/** The chat assistant (issue 19). */
+export type GptConversationsTable = { id: Generated<number>; enterprise_id: number; user_id: number; title: string; created_at: number; last_message_at: number };
+export type GptMessagesTable = { id: Generated<number>; conversation_id: number; role: string; content: string; citations: Generated<string>; status: Generated<string>; engine: string | null; created_at: number };
+export type GptUsageTable = { id: Generated<number>; enterprise_id: number; user_id: number; conversation_id: number | null; engine: string; model: Generated<string>; prompt_tokens: number; completion_tokens: number; created_at: number };
+
 export type Database = {
   users: UsersTable;
   sessions: SessionsTable;
@@ -437,4 +442,7 @@ export type Database = {
   enterprise_certificates: EnterpriseCertificatesTable;
   key_custody_requests: KeyCustodyRequestsTable;
   enterprise_key_log: EnterpriseKeyLogTable;
+  gpt_conversations: GptConversationsTable;
+  gpt_messages: GptMessagesTable;
+  gpt_usage: GptUsageTable;
 };
