@@ -18,6 +18,7 @@ export default defineConfig({
         '<rootDir>/src/features/vault',
         '<rootDir>/src/features/disclosure',
         '<rootDir>/src/features/map',
+        '<rootDir>/src/features/gpt',
       ],
     },
     // One catalog per product area, so that areas are translated and reviewed apart.
@@ -27,6 +28,7 @@ export default defineConfig({
     { path: '<rootDir>/locales/vault/{locale}', include: ['<rootDir>/src/features/vault'] },
     { path: '<rootDir>/locales/disclosure/{locale}', include: ['<rootDir>/src/features/disclosure'] },
     { path: '<rootDir>/locales/map/{locale}', include: ['<rootDir>/src/features/map'] },
+    { path: '<rootDir>/locales/gpt/{locale}', include: ['<rootDir>/src/features/gpt'] },
     {
       // Legal documents (terms, privacy) are long and reviewed separately.
       path: '<rootDir>/locales/legal/{locale}',

@@ -1,12 +1,13 @@
 import type { ComponentType } from 'react';
 import type { MessageDescriptor } from '@lingui/core';
 import { msg } from '@lingui/core/macro';
-import { IconBuilding, IconCertificate, IconCoins, IconFileExport, IconHome, IconLock, IconUserCircle, type IconProps } from '@tabler/icons-react';
+import { IconBuilding, IconCertificate, IconCoins, IconFileExport, IconHome, IconLock, IconMessageChatbot, IconUserCircle, type IconProps } from '@tabler/icons-react';
 import type { DeploymentConfig } from '../../core/config.ts';
 import { VAULT_LABELS } from '@/features/vault/vault-labels.ts';
 import { DISCLOSURE_LABELS } from '@/features/disclosure/disclosure-labels.ts';
 import { CREDIT_LABELS } from '@/features/credit/credit-labels.ts';
 import { ASSET_LABELS } from '@/features/asset/asset-labels.ts';
+import { GPT_LABELS } from '@/features/gpt/gpt-labels.ts';
 
 /**
  * The dashboard sidebar (§2). Group indexes: asset 1, vault 2, copyright 4, company 5,
@@ -87,6 +88,16 @@ export const SIDEBAR_ENTRIES: readonly SidebarEntry[] = [
     label: CREDIT_LABELS.sidebar,
     icon: IconCoins,
     isVisible: (config) => config.menu.credit,
+  },
+  {
+    // §2: the chat assistant (gpt) has no group index either: after credit, shown by config.menu.gpt ("chat assistant", visible by default).
+    key: 'gpt',
+    index: 5.7,
+    path: '/dashboard/gpt/list',
+    alsoActiveOn: ['/dashboard/gpt/detail'],
+    label: GPT_LABELS.sidebar,
+    icon: IconMessageChatbot,
+    isVisible: (config) => config.menu.gpt,
   },
   {
     key: 'setting',

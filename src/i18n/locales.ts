@@ -24,7 +24,7 @@ type CatalogModule = { messages: Messages };
  */
 
 export const CATALOG_LOADERS: Record<Locale, () => Promise<CatalogModule[]>> = {
-  zh: () => Promise.all([import('../../locales/zh.po'), import('../../locales/legal/zh.po'), import('../../locales/assets/zh.po'), import('../../locales/credit/zh.po'), import('../../locales/home/zh.po'), import('../../locales/vault/zh.po'), import('../../locales/disclosure/zh.po'), import('../../locales/map/zh.po')]),
-  en: () => Promise.all([import('../../locales/en.po'), import('../../locales/legal/en.po'), import('../../locales/assets/en.po'), import('../../locales/credit/en.po'), import('../../locales/home/en.po'), import('../../locales/vault/en.po'), import('../../locales/disclosure/en.po'), import('../../locales/map/en.po')]),
-  ja: () => Promise.all([import('../../locales/ja.po'), import('../../locales/legal/ja.po'), import('../../locales/assets/ja.po'), import('../../locales/credit/ja.po'), import('../../locales/home/ja.po'), import('../../locales/vault/ja.po'), import('../../locales/disclosure/ja.po'), import('../../locales/map/ja.po')]),
+  zh: () => Promise.all([import('../../locales/zh.po'), import('../../locales/legal/zh.po'), import('../../locales/assets/zh.po'), import('../../locales/credit/zh.po'), import('../../locales/home/zh.po'), import('../../locales/vault/zh.po'), import('../../locales/disclosure/zh.po'), import('../../locales/map/zh.po'), import('../../locales/gpt/zh.po')]),
+  en: () => Promise.all([import('../../locales/en.po'), import('../../locales/legal/en.po'), import('../../locales/assets/en.po'), import('../../locales/credit/en.po'), import('../../locales/home/en.po'), import('../../locales/vault/en.po'), import('../../locales/disclosure/en.po'), import('../../locales/map/en.po'), import('../../locales/gpt/en.po')]),
+  ja: () => Promise.all([import('../../locales/ja.po'), import('../../locales/legal/ja.po'), import('../../locales/assets/ja.po'), import('../../locales/credit/ja.po'), import('../../locales/home/ja.po'), import('../../locales/vault/ja.po'), import('../../locales/disclosure/ja.po'), import('../../locales/map/ja.po'), import('../../locales/gpt/ja.po')]),
 };
