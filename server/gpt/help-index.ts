@@ -30,7 +30,8 @@ export function tokenize(text: string): string[] {
       }
     } else {
       const word = run.toLowerCase();
-      if (!STOP.has(word)) out.push(word);
+      // A plain English plural or third person ("checks", "shows") meets its stem.
+      if (!STOP.has(word)) out.push(word.length > 3 && word.endsWith('s') && !word.endsWith('ss') ? word.slice(0, -1) : word);
     }
   }
   return out;

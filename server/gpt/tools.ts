@@ -52,7 +52,7 @@ const say = (ctx: ToolContext, l: L) => l[ctx.locale];
 
 function when(ctx: ToolContext, ms: number): string {
   const tag = ctx.locale === 'zh' ? 'zh-CN' : ctx.locale === 'ja' ? 'ja-JP' : 'en-GB';
-  return new Intl.DateTimeFormat(tag, { dateStyle: 'medium', timeStyle: 'short', timeZone: 'Asia/Shanghai' }).format(new Date(ms));
+  return new Intl.DateTimeFormat(tag, { year: 'numeric', month: 'short', day: 'numeric', hour: '2-digit', minute: '2-digit', timeZone: 'Asia/Shanghai', timeZoneName: 'short' }).format(new Date(ms));
 }
 
 /** Escapes what markdown would read as syntax in a user-chosen name. */

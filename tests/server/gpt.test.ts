@@ -503,7 +503,7 @@ describe('the openai engine (an OpenAI-compatible endpoint, streaming, with tool
 
 describe('tokenizing Chinese and Japanese', () => {
   it('cuts CJK runs into characters and bigrams, Latin into words', () => {
-    expect(tokenize('存证 Proof')).toEqual(['存', '存证', '证', 'proof']);
+    expect(tokenize('存证 Proofs')).toEqual(['存', '存证', '证', 'proof']);
     expect(tokenize('検証')).toEqual(['検', '検証', '証']);
   });
 });

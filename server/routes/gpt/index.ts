@@ -58,8 +58,9 @@ function monthStart(now: number): number {
 export default async function gptRoutes(app: FastifyInstance) {
   const { db, env } = app;
   const help = buildHelpIndex(app.config);
-  const chunkMs = Number(process.env.GPT_BUILTIN_CHUNK_MS ?? 12);
-  app.decorate('gptEngine', env.llm.baseUrl ? openaiEngine(help, env.llm) : builtinEngine(help, { chunkMs: Number.isFinite(chunkMs) && chunkMs >= 0 ? chunkMs : 12 }));
+  // The built-in answer is composed at once; it is sent in pieces at about the pace a language model writes (GPT_BUILTIN_CHUNK_MS between pieces).
+  const chunkMs = Number(process.env.GPT_BUILTIN_CHUNK_MS ?? 25);
+  app.decorate('gptEngine', env.llm.baseUrl ? openaiEngine(help, env.llm) : builtinEngine(help, { chunkMs: Number.isFinite(chunkMs) && chunkMs >= 0 ? chunkMs : 25 }));
 
   async function conversationOf(m: MemberContext, id: number): Promise<ConversationRow> {
     const row = await db

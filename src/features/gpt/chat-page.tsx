@@ -168,7 +168,9 @@ export function ChatPage({ id }: { id: number | null }) {
     isNearBottom.current = true;
     try {
       await streamAnswer(targetId, request, onEvent, ctrl.signal);
-      patchLast((m) => (m.status === 'streaming' ? { ...m, status: 'done' } : m));
+      // A stop cancels the reader, which then ends like a finished stream.
+      const ended = ctrl.signal.aborted ? 'stopped' : 'done';
+      patchLast((m) => (m.status === 'streaming' ? { ...m, status: ended } : m));
     } catch (error) {
       if ((error as Error)?.name === 'AbortError' || ctrl.signal.aborted) {
         patchLast((m) => ({ ...m, status: 'stopped' }));
