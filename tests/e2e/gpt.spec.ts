@@ -1,5 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { expect as baseExpect, type Page } from '@playwright/test';
+import AxeBuilder from '@axe-core/playwright';
 import { createEnterprise, giveCredits, joinCompany, ok, operatorApi, person, registerAsset, screenshot, tr, type Locale, test } from './support.ts';
 
 // Every navigation loads the app again; on a busy machine assertions wait longer than the default.
@@ -21,6 +22,13 @@ const QUESTION = 'How does verification work, which checks run, and what does th
 const TITLE = Array.from(QUESTION).slice(0, 40).join('');
 
 const lastAnswer = (page: Page) => page.getByTestId('gpt-answer').last();
+
+/** WCAG 2 A/AA rules that axe-core rates serious or critical (as tests/e2e/a11y.spec.ts). */
+async function expectAccessible(page: Page): Promise<void> {
+  const result = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']).analyze();
+  const serious = result.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.id}: ${v.nodes.slice(0, 3).map((n) => n.target.join(' ')).join(' | ')}`);
+  expect(serious).toEqual([]);
+}
 
 /** The page is no wider than the viewport. */
 async function expectNoOverflow(page: Page): Promise<void> {
@@ -148,10 +156,12 @@ test('the chat assistant: ask, watch it stream, stop, regenerate, reload, and a 
       await expect(page.getByTestId('gpt-answer')).toHaveCount(2);
       await expect(page.getByTestId('gpt-send')).toHaveText(tr(locale, 'Send'));
       await expectNoOverflow(page);
+      if (width === 1440) await expectAccessible(page);
       await screenshot(page, `gpt-chat-${locale}-${width}`);
       await page.goto('/dashboard/gpt/list');
       await expect(page.getByTestId('gpt-conversation').first()).toBeVisible();
       await expectNoOverflow(page);
+      if (width === 1440) await expectAccessible(page);
       await screenshot(page, `gpt-list-${locale}-${width}`);
     }
   }
