@@ -86,7 +86,8 @@ export function planTools(question: string, ctx: ToolContext): Plan {
   const thing = /proof|asset|registration|register|file|certificate|存证|资产|登记|证书|文件|証明|資産|登録|ファイル/.test(q);
   const keyword = QUOTED.exec(question)?.[1]?.trim() ?? NAMED.exec(question)?.[1]?.trim();
   if (!dna && !ctx.attachment) {
-    if (keyword && (thing || /find|search|查找|搜索|找|検索|探/.test(q))) plan.push({ tool: 'search_my_registrations', args: { keyword } });
+    // A quoted phrase is a name to look for only when the question asks to find something (a quoted §8 message is a help question).
+    if (keyword && /find|search|look up|named|called|查找|搜索|找|名为|叫|検索|探|という名前/.test(q)) plan.push({ tool: 'search_my_registrations', args: { keyword } });
     else if (/latest|newest|\blast\b|最新|最后|最後|直近/.test(q) && thing) plan.push({ tool: 'search_my_registrations', args: { limit: 1 } });
     else if (/recent|最近/.test(q) && thing) plan.push({ tool: 'search_my_registrations', args: { limit: 5 } });
     else if (/\bmy (assets|files|registrations|proofs|certificates)|我的(资产|文件|登记|存证|证书)|私の(資産|ファイル|登録|証明)/.test(q)) plan.push({ tool: 'search_my_registrations', args: { limit: 5 } });
@@ -130,9 +131,9 @@ export function builtinEngine(help: HelpIndex, opts: { chunkMs: number }): Engin
         citations.push(...result.citations);
         if (signal.aborted) return;
       }
-      // Help passages answer questions about the product; with data tools they add at most one page.
-      const passages = relevant(help.search(locale, question, 3)).slice(0, plan.length ? 1 : 2);
-      if (plan.length === 0 || (passages[0] && passages[0].score > 8)) {
+      // Help passages answer questions about the product; a question about the caller's data is answered by the tools alone.
+      const passages = plan.length ? [] : relevant(help.search(locale, question, 3)).slice(0, 2);
+      {
         const [first, ...rest] = passages;
         if (first) {
           const open = first.path ? `\n\n[${OPEN[locale]}](${first.path})` : '';

@@ -113,6 +113,15 @@ test('the chat assistant: ask, watch it stream, stop, regenerate, reload, and a 
   await expect(lastAnswer(page)).toContainText(dna);
   await expect(lastAnswer(page).getByRole('link', { name: '合同草案.bin' }).first()).toHaveAttribute('href', `/dashboard/asset/detail/${dna}`);
 
+  // Edit the last question: it and its answer are replaced.
+  await page.getByTestId('gpt-edit').click();
+  await expect(input).toHaveValue('Find my asset named "合同草案"');
+  await input.fill('Find my asset named "合同"');
+  await input.press('Enter');
+  await expect(lastAnswer(page)).toHaveAttribute('data-status', 'done');
+  await expect(page.getByTestId('gpt-question').last()).toHaveText('Find my asset named "合同"');
+  await expect(lastAnswer(page)).toContainText('合同草案.bin');
+
   // Reload: the conversation is there, and in the list with its title.
   await page.reload();
   await expect(page.getByTestId('gpt-question')).toHaveCount(2);

@@ -238,21 +238,28 @@ export default async function gptRoutes(app: FastifyInstance) {
     }
     const now = Date.now();
     if (usage.completionTokens === 0 && content) usage.completionTokens = Math.ceil(content.length / 2);
-    const saved = await db.transaction().execute(async (trx) => {
-      const row = await trx
-        .insertInto('gpt_messages')
-        .values({ conversation_id: c.id, role: 'assistant', content, citations: JSON.stringify(citations), status, engine: engine.name, created_at: now })
-        .returning('id')
-        .executeTakeFirstOrThrow();
-      await trx.updateTable('gpt_conversations').set({ last_message_at: now }).where('id', '=', c.id).execute();
-      await trx
-        .insertInto('gpt_usage')
-        .values({ enterprise_id: m.employee.enterprise_id, user_id: m.user.id, conversation_id: c.id, engine: engine.name, model: engine.model ?? '', prompt_tokens: usage.promptTokens, completion_tokens: usage.completionTokens, created_at: now })
-        .execute();
-      return row;
-    });
-    if (status !== 'error') send({ done: true, message_id: Number(saved.id), citations, status });
-    raw.end();
+    try {
+      const saved = await db.transaction().execute(async (trx) => {
+        const row = await trx
+          .insertInto('gpt_messages')
+          .values({ conversation_id: c.id, role: 'assistant', content, citations: JSON.stringify(citations), status, engine: engine.name, created_at: now })
+          .returning('id')
+          .executeTakeFirstOrThrow();
+        await trx.updateTable('gpt_conversations').set({ last_message_at: now }).where('id', '=', c.id).execute();
+        await trx
+          .insertInto('gpt_usage')
+          .values({ enterprise_id: m.employee.enterprise_id, user_id: m.user.id, conversation_id: c.id, engine: engine.name, model: engine.model ?? '', prompt_tokens: usage.promptTokens, completion_tokens: usage.completionTokens, created_at: now })
+          .execute();
+        return row;
+      });
+      if (status !== 'error') send({ done: true, message_id: Number(saved.id), citations, status });
+    } catch (error) {
+      // The conversation was deleted while it answered (or the database failed): the stream still ends.
+      request.log.warn({ err: error }, 'assistant answer not stored');
+      send({ error: 'server error' });
+    } finally {
+      raw.end();
+    }
   }
 
   async function addQuestion(c: ConversationRow, content: string): Promise<void> {
