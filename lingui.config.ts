@@ -21,6 +21,7 @@ export default defineConfig({
         '<rootDir>/src/features/repos',
         '<rootDir>/src/features/application',
         '<rootDir>/src/features/front',
+        '<rootDir>/src/features/gpt',
       ],
     },
     // One catalog per product area, so that areas are translated and reviewed apart.
@@ -34,6 +35,7 @@ export default defineConfig({
     { path: '<rootDir>/locales/application/{locale}', include: ['<rootDir>/src/features/application'] },
     // The public face (front pages, partners, assessment and insurance): marketing copy, reviewed on its own.
     { path: '<rootDir>/locales/front/{locale}', include: ['<rootDir>/src/features/front'] },
+    { path: '<rootDir>/locales/gpt/{locale}', include: ['<rootDir>/src/features/gpt'] },
     {
       // Legal documents (terms, privacy) are long and reviewed separately.
       path: '<rootDir>/locales/legal/{locale}',

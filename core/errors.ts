@@ -110,6 +110,8 @@ export const ERROR_KEYS = [
   'gt',
   'invalid_param',
   'not_found',
+  // the chat assistant: the enterprise used its monthly token budget
+  'assistant_budget_exhausted',
   'forbidden',
 ] as const;
 

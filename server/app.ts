@@ -36,6 +36,7 @@ import applicationsPlugin from './plugins/applications.ts';
 import applicationRoutes from './routes/applications/index.ts';
 import openApiRoutes from './routes/open-api/index.ts';
 import partnerRoutes from './routes/partners/index.ts';
+import gptRoutes from './routes/gpt/index.ts';
 
 export type AppOptions = { db: Db; config: DeploymentConfig; env: Env };
 
@@ -84,5 +85,6 @@ export default async function app(fastify: FastifyInstance, opts: AppOptions) {
   await fastify.register(applicationRoutes);
   await fastify.register(openApiRoutes);
   await fastify.register(partnerRoutes);
+  await fastify.register(gptRoutes);
   await fastify.register(staticPlugin, { appDir: opts.env.appDir, serveSourceMaps: opts.env.serveSourceMaps });
 }

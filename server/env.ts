@@ -1,5 +1,6 @@
 import path from 'node:path';
 import { readKeysEnv, type KeysEnv } from './keys/keyring.ts';
+import { readLlmEnv, type LlmEnv } from './gpt/config.ts';
 
 export type Env = {
   port: number;
@@ -36,6 +37,8 @@ export type Env = {
   ops: { port: number; host: string } | null;
   /** SERVE_SOURCE_MAPS: serve the built app's .map files (off: they are built, not served). */
   serveSourceMaps: boolean;
+  /** The chat assistant's model and limits (LLM_*, GPT_*; server/gpt/config.ts). */
+  llm: LlmEnv;
 };
 
 export const SMS_PROVIDERS = ['outbox', 'webhook', 'aliyun', 'tencent'] as const;
@@ -181,6 +184,7 @@ export function readEnv(source: NodeJS.ProcessEnv = process.env): Env {
   const opsPort = opsPortText === undefined || opsPortText === '' ? null : Number(opsPortText);
   if (opsPort !== null && (!Number.isInteger(opsPort) || opsPort < 0 || opsPort > 65535)) problems.push(`OPS_PORT must be an integer 0–65535, got "${opsPortText}"`);
   if (opsPort !== null && opsPort !== 0 && opsPort === port) problems.push('OPS_PORT must differ from PORT: operations stay off the public port');
+  const llm = readLlmEnv(source, problems);
   if (problems.length) throw new Error(`Invalid configuration:\n  - ${problems.join('\n  - ')}`);
   const isOn = (v: string | undefined) => v === 'true' || v === '1';
   return {
@@ -205,5 +209,6 @@ export function readEnv(source: NodeJS.ProcessEnv = process.env): Env {
     bigscreenFrameAncestors,
     ops: opsPort === null ? null : { port: opsPort, host: source.OPS_HOST || '127.0.0.1' },
     serveSourceMaps: isOn(source.SERVE_SOURCE_MAPS),
+    llm,
   };
 }

@@ -26,6 +26,7 @@ import { sealedKeys } from './migrations/0022-sealed-keys.ts';
 import { certificateLocale } from './migrations/0023-certificate-locale.ts';
 import { repos } from './migrations/0024-repos.ts';
 import { applications } from './migrations/0025-applications.ts';
+import { gpt } from './migrations/0026-gpt.ts';
 
 export type Db = Kysely<Database>;
 
@@ -51,6 +52,7 @@ export function migrations(dialect: Dialect): Record<string, Migration> {
     '0023-certificate-locale': certificateLocale(),
     '0024-repos': repos(dialect),
     '0025-applications': applications(dialect),
+    '0026-gpt': gpt(dialect),
   };
 }
 

@@ -438,6 +438,10 @@ export type PartnerContractsTable = {
   ip: Generated<string>;
   created_at: number;
 };
+/** The chat assistant. */
+export type GptConversationsTable = { id: Generated<number>; enterprise_id: number; user_id: number; title: string; created_at: number; last_message_at: number };
+export type GptMessagesTable = { id: Generated<number>; conversation_id: number; role: string; content: string; citations: Generated<string>; status: Generated<string>; engine: string | null; created_at: number };
+export type GptUsageTable = { id: Generated<number>; enterprise_id: number; user_id: number; conversation_id: number | null; engine: string; model: Generated<string>; prompt_tokens: number; completion_tokens: number; created_at: number };
 
 export type Database = {
   users: UsersTable;
@@ -489,4 +493,7 @@ export type Database = {
   repo_tokens: RepoTokensTable;
   repo_commits: RepoCommitsTable;
   partner_contracts: PartnerContractsTable;
+  gpt_conversations: GptConversationsTable;
+  gpt_messages: GptMessagesTable;
+  gpt_usage: GptUsageTable;
 } & ApplicationTables;

@@ -141,6 +141,36 @@ export async function request<T>(method: string, path: string, options: RequestO
   throw new ApiError({ status: response.status, kind: 'exception', rawMessage: SERVER_EXCEPTION, body });
 }
 
+/**
+ * A call answered with an event stream (the chat assistant): on 200 the response body, read
+ * by the caller as it arrives; any other answer rejects exactly as `request` does.
+ */
+export async function openEventStream(method: string, path: string, options: RequestOptions = {}): Promise<ReadableStream<Uint8Array>> {
+  const hasBody = options.body !== undefined;
+  let response: Response;
+  try {
+    response = await fetch(`${settings.bases[options.base ?? 'api']}${path}`, {
+      method,
+      credentials: 'include',
+      headers: { accept: 'text/event-stream', ...appLanguage(), ...(hasBody ? { 'content-type': 'application/json' } : {}) },
+      body: hasBody ? JSON.stringify(options.body) : undefined,
+      signal: options.signal,
+    });
+  } catch (error) {
+    if ((error as Error)?.name === 'AbortError') throw error;
+    throw new ApiError({ status: 0, kind: 'network', rawMessage: SERVER_EXCEPTION });
+  }
+  if (response.status === 200 && response.body) return response.body;
+  const body = await parseBody(response);
+  if (response.status === 400 || response.status === 500) {
+    const { message, fieldName } = readErrorBody(body);
+    const error = new ApiError({ status: response.status, kind: response.status === 400 ? 'client' : 'server', rawMessage: message, fieldName, body });
+    if (error.key === 'token_invalid') onSessionExpired?.();
+    throw error;
+  }
+  throw new ApiError({ status: response.status, kind: 'exception', rawMessage: SERVER_EXCEPTION, body });
+}
+
 export const api = {
   get: <T>(path: string, options?: Omit<RequestOptions, 'body'>) => request<T>('GET', path, options),
   post: <T>(path: string, body?: unknown, options?: RequestOptions) => request<T>('POST', path, { ...options, body }),

@@ -112,6 +112,7 @@ export const ERROR_MESSAGES: Record<ErrorKey, MessageDescriptor> = {
   gt: msg`Too short`,
   invalid_param: msg`Invalid value`,
   not_found: msg`Not found`,
+  assistant_budget_exhausted: msg`The chat assistant has used this month's budget for your company; it answers again next month`,
   forbidden: msg`This operation is not allowed`,
 };
 

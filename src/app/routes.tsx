@@ -52,6 +52,9 @@ import { CreditPage, toCreditTab } from '@/features/credit/credit-page.tsx';
 import { OperatorCreditOrders } from '@/features/credit/operator-orders.tsx';
 import { OperatorPartners } from '@/features/front/operator-partners.tsx';
 import { CREDIT_LABELS } from '@/features/credit/credit-labels.ts';
+import { ConversationListPage } from '@/features/gpt/conversation-list-page.tsx';
+import { ChatPage } from '@/features/gpt/chat-page.tsx';
+import { GPT_LABELS } from '@/features/gpt/gpt-labels.ts';
 import { ActivateRoute, AssetsRoute, BigscreenRoute, ScoreRoute } from '@/features/map/map-routes.tsx';
 import { MAP_TITLES } from '@/features/map/map-titles.ts';
 import { EmptySearchPage } from '@/features/search/empty-search-page.tsx';
@@ -201,6 +204,13 @@ export const DASHBOARD_ROUTES: AppRoute[] = [
   { path: '/dashboard/vault/unlock', title: VAULT_LABELS.unlock, render: () => <RequireUser>{(user) => <VaultUnlockPage user={user} />}</RequireUser> },
   { path: '/dashboard/vault/project/:projectId', title: VAULT_LABELS.project, render: ({ projectId }) => <RequireUser>{() => <VaultProjectPage key={projectId} projectId={projectId ?? ''} />}</RequireUser> },
   { path: '/dashboard/vault/log/:projectId', title: VAULT_LABELS.log, render: ({ projectId }) => <RequireUser>{() => <VaultLogPage key={projectId} projectId={projectId ?? ''} />}</RequireUser> },
+  { path: '/dashboard/gpt/list', title: GPT_LABELS.list, render: () => <RequireUser>{() => <ConversationListPage />}</RequireUser> },
+  {
+    // One route with and without the id: the screen that starts a conversation keeps streaming its first answer when the address gains the new id.
+    path: '/dashboard/gpt/detail/:id?',
+    title: GPT_LABELS.detail,
+    render: ({ id }) => <RequireUser>{() => <ChatPage id={id && /^[1-9]\d{0,15}$/.test(id) ? Number(id) : null} />}</RequireUser>,
+  },
 ];
 
 /** §2 standalone routes: full-page screens without the nav bar and footer. */

@@ -1,7 +1,7 @@
 import type { ComponentType } from 'react';
 import type { MessageDescriptor } from '@lingui/core';
 import { msg } from '@lingui/core/macro';
-import { IconBrandGit, IconBuilding, IconCertificate, IconCoins, IconFileExport, IconHome, IconLock, IconPlugConnected, IconUserCircle, type IconProps } from '@tabler/icons-react';
+import { IconBrandGit, IconBuilding, IconCertificate, IconCoins, IconFileExport, IconHome, IconLock, IconMessageChatbot, IconPlugConnected, IconUserCircle, type IconProps } from '@tabler/icons-react';
 import type { DeploymentConfig } from '../../core/config.ts';
 import { VAULT_LABELS } from '@/features/vault/vault-labels.ts';
 import { DISCLOSURE_LABELS } from '@/features/disclosure/disclosure-labels.ts';
@@ -9,6 +9,7 @@ import { CREDIT_LABELS } from '@/features/credit/credit-labels.ts';
 import { ASSET_LABELS } from '@/features/asset/asset-labels.ts';
 import { REPOS_LABELS } from '@/features/repos/repos-labels.ts';
 import { APPLICATION_LABELS } from '@/features/application/application-labels.ts';
+import { GPT_LABELS } from '@/features/gpt/gpt-labels.ts';
 
 /**
  * The dashboard sidebar (§2). Group indexes: asset 1, vault 2, copyright 4, company 5,
@@ -106,6 +107,16 @@ export const SIDEBAR_ENTRIES: readonly SidebarEntry[] = [
     label: APPLICATION_LABELS.sidebar,
     icon: IconPlugConnected,
     isVisible: (config) => config.menu.application,
+  },
+  {
+    // §2: the chat assistant (gpt) has no group index either: after credit, shown by config.menu.gpt ("chat assistant", visible by default).
+    key: 'gpt',
+    index: 5.7,
+    path: '/dashboard/gpt/list',
+    alsoActiveOn: ['/dashboard/gpt/detail'],
+    label: GPT_LABELS.sidebar,
+    icon: IconMessageChatbot,
+    isVisible: (config) => config.menu.gpt,
   },
   {
     key: 'setting',

@@ -64,7 +64,7 @@ test.describe('external applications', () => {
       await expect(page.getByTestId('application-empty')).toBeVisible();
       await page.getByTestId('application-create').click();
       const name = `质谱仪 ${Date.now()}`;
-      await field(page, tr(locale, 'Name')).fill(name);
+      await field(page, tr(locale, 'Application name')).fill(name);
       await page.getByTestId('application-interval-input').fill('5');
       await page.getByTestId('application-grace-input').fill('5');
       await page.getByTestId('application-phones-input').fill(alarmPhone);
@@ -90,7 +90,7 @@ test.describe('external applications', () => {
       // The same name again: the §8 message on the name field.
       await page.goto('/dashboard/application');
       await page.getByTestId('application-create').click();
-      await field(page, tr(locale, 'Name')).fill(name);
+      await field(page, tr(locale, 'Application name')).fill(name);
       await page.getByTestId('application-submit').click();
       await expect(page.getByText(tr(locale, 'An application with this name already exists'))).toBeVisible();
       await page.keyboard.press('Escape');

@@ -57,7 +57,7 @@ export const test = base.extend<{ cspGuard: void }>({
 });
 
 /** Every catalog of a locale: the main one and one per product area (see lingui.config.ts). */
-const CATALOG_DIRS = ['', 'legal', 'assets', 'credit', 'home', 'vault', 'disclosure', 'map', 'repos', 'application', 'front'];
+const CATALOG_DIRS = ['', 'legal', 'assets', 'credit', 'home', 'vault', 'disclosure', 'map', 'repos', 'application', 'front', 'gpt'];
 
 /** Reads the lingui .po catalogs of a locale into msgid → msgstr (multi-line strings joined; a message with a msgctxt is keyed `context\u0004msgid`). */
 function readCatalog(locale: Locale): Map<string, string> {

@@ -267,8 +267,8 @@ function DataPanel({ app, tick }: { app: ApplicationDetail; tick: number }) {
             <Table.Tr>
               <Table.Th>{t`File`}</Table.Th>
               <Table.Th>{t`Fingerprint`}</Table.Th>
-              <Table.Th ta="right">{t`Size`}</Table.Th>
-              <Table.Th>{t`Registered`}</Table.Th>
+              <Table.Th ta="right">{t`File size`}</Table.Th>
+              <Table.Th>{t`Registered at`}</Table.Th>
               <Table.Th>{t`Proof`}</Table.Th>
             </Table.Tr>
           </Table.Thead>

@@ -36,7 +36,7 @@ export function ApplicationFormFields({ initial, submitLabel, onSubmit, onCancel
   return (
     <form onSubmit={submit} noValidate data-testid="application-form">
       <Stack gap="sm">
-        <TextInput label={t`Name`} required maxLength={APPLICATION_NAME_MAX} data-testid="application-name-input" {...form.getInputProps('name')} />
+        <TextInput label={t`Application name`} required maxLength={APPLICATION_NAME_MAX} data-testid="application-name-input" {...form.getInputProps('name')} />
         <Textarea label={t`Description`} autosize minRows={2} maxLength={APPLICATION_DESCRIPTION_MAX} {...form.getInputProps('description')} />
         <Group grow align="flex-end" wrap="wrap" gap="sm">
           <NumberInput

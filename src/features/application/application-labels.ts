@@ -4,7 +4,7 @@ import type { ApplicationAlarmDto, ApplicationState } from '../../../core/applic
 
 /** Route titles and the sidebar label of the external-applications area (kept here so they land in its catalog). */
 export const APPLICATION_LABELS = {
-  sidebar: msg`Applications`,
+  sidebar: msg`External applications`,
   list: msg`External applications`,
   detail: msg`Application details`,
   file: msg`Application file`,

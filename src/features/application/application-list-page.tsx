@@ -72,7 +72,7 @@ export function ApplicationListPage() {
         <TableCard minWidth={720} testId="application-table">
           <Table.Thead>
             <Table.Tr>
-              <Table.Th>{t`Name`}</Table.Th>
+              <Table.Th>{t`Application name`}</Table.Th>
               <Table.Th>{t`State`}</Table.Th>
               <Table.Th>{t`Last seen`}</Table.Th>
               <Table.Th>{t`Interval`}</Table.Th>

@@ -211,7 +211,7 @@ export function DefaultFrontPage({ isLoggedIn, defaultPath }: Props) {
             <p className={classes.cardText}>{t`Any format, any size; it is read locally.`}</p>
           </li>
           <li className={classes.step}>
-            <h3 className={classes.cardTitle}>{t`Register`}</h3>
+            <h3 className={classes.cardTitle}>{t`Record it on the ledger`}</h3>
             <p className={classes.cardText}>{t`The fingerprint is recorded for your enterprise.`}</p>
           </li>
           <li className={classes.step}>

@@ -68,7 +68,7 @@ export function InsurancePage({ hasPartnerForm, email }: { hasPartnerForm: boole
       <Section id="steps" title={t`The steps`}>
         <ol className={classes.steps}>
           <li className={classes.step}>
-            <h3 className={classes.cardTitle}>{t`Register`}</h3>
+            <h3 className={classes.cardTitle}>{t`Record it on the ledger`}</h3>
             <p className={classes.cardText}>{t`Register the assets to be valued or insured, and keep their proof certificates.`}</p>
           </li>
           <li className={classes.step}>
