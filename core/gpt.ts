@@ -14,7 +14,7 @@ export type GptEngineName = 'builtin' | 'openai';
 
 /** Something an answer rests on: a help page, or one of the caller's own records. */
 export type GptCitation = {
-  kind: 'help' | 'asset' | 'vault_file' | 'credit' | 'vault_log' | 'verification';
+  kind: 'help' | 'asset' | 'vault_file' | 'credit' | 'vault_log' | 'verification' | 'application';
   /** What the user reads: a help page title, or an asset's file name. */
   title: string;
   /** An in-app path (e.g. /dashboard/asset/detail/pv…), or null. */

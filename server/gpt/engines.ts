@@ -81,6 +81,7 @@ export function planTools(question: string, ctx: ToolContext): Plan {
   if (dna) plan.push({ tool: 'proof_status', args: { dna } });
   const vault = /vault|保险箱|保險箱|金庫/.test(q);
   if (vault && /activit|log|who|recent|日志|记录|操作|动态|谁|ログ|履歴|記録|誰/.test(q)) plan.push({ tool: 'vault_activity', args: {} });
+  if (/application|\bapps?\b|外部应用|应用|アプリ/.test(q) && /state|status|connect|interrupt|abnormal|alarm|running|状态|状態|连接|中断|异常|告警|接続|異常|アラーム/.test(q)) plan.push({ tool: 'application_states', args: {} });
   const creditWord = /credit|积分|積分|クレジット|ポイント/.test(q);
   if (creditWord && /\bmy\b|balance|left|\bhave\b|history|how many|spent|余额|剩|还有|多少|我的|记录|明细|消耗了|残高|履歴|残り|いくら|私の|何ポイント/.test(q)) plan.push({ tool: 'credit_balance', args: {} });
   const thing = /proof|asset|registration|register|file|certificate|存证|资产|登记|证书|文件|証明|資産|登録|ファイル/.test(q);

@@ -10,6 +10,8 @@ import { extractPackageNode } from '../proofs/extract.ts';
 import { visibleAssets } from '../services/assets.ts';
 import { creditSummary, listMovements } from '../services/credits.ts';
 import type { HelpLocale } from './help-content.ts';
+import { visibleApplications } from '../services/applications.ts';
+import type { ApplicationState } from '../../core/applications.ts';
 
 /**
  * The assistant's tools over the caller's own data. Every tool runs with the
@@ -363,7 +365,40 @@ const explainVerification: Tool = {
   },
 };
 
-export const TOOLS: readonly Tool[] = [searchRegistrations, proofStatus, credits, explainVerification, vaultActivity];
+const APPLICATION_STATES: Record<ApplicationState, L> = {
+  not_connected: { zh: '未连接', en: 'not connected', ja: '未接続' },
+  normal: { zh: '正常', en: 'normal', ja: '正常' },
+  abnormal: { zh: '异常', en: 'abnormal', ja: '異常' },
+  interrupted: { zh: '数据中断', en: 'data interrupted', ja: 'データ中断' },
+};
+
+const applicationStates: Tool = {
+  name: 'application_states',
+  description: "The caller's external applications (all of the company's for administrators, super administrators and the confidentiality officer) with their connection state (not connected, normal, abnormal, data interrupted), since when, why, and when data last arrived.",
+  parameters: { type: 'object', properties: {} },
+  isAllowed: () => true,
+  async run(ctx) {
+    // §6 as the application screens apply it: a plain member sees only the applications they own.
+    const rows = await visibleApplications(ctx.db, { userId: ctx.userId, role: ctx.role, enterpriseId: ctx.enterpriseId }).selectAll('a').orderBy('a.id').limit(50).execute();
+    if (rows.length === 0) {
+      return { data: { applications: [] }, citations: [], text: say(ctx, { zh: '您还没有可查看的外部应用。', en: 'You have no external applications to see.', ja: '閲覧できる外部アプリケーションはありません。' }) };
+    }
+    // An application's name is the company's data: an outside model reads its number unless the deployment allows names.
+    const nameOf = (r: { id: number; name: string }) => (ctx.redactEnterpriseData ? `#${Number(r.id)}` : r.name);
+    const lines = rows.map((r) => {
+      const state = APPLICATION_STATES[r.state as ApplicationState]?.[ctx.locale] ?? r.state;
+      const seen = r.last_seen_at === null ? say(ctx, { zh: '从未收到数据', en: 'never heard from', ja: 'データ未受信' }) : `${say(ctx, { zh: '最后收到', en: 'last heard', ja: '最終受信' })} ${when(ctx, Number(r.last_seen_at))}`;
+      return `- ${md(nameOf(r))}: **${state}**${r.state_since === null ? '' : ` (${when(ctx, Number(r.state_since))})`} · ${seen}`;
+    });
+    return {
+      data: { applications: rows.map((r) => ({ application: nameOf(r), state: r.state, since: r.state_since === null ? null : new Date(Number(r.state_since)).toISOString(), reason: r.state_reason, last_seen: r.last_seen_at === null ? null : new Date(Number(r.last_seen_at)).toISOString() })) },
+      text: `${say(ctx, { zh: '外部应用的状态：', en: 'Your external applications:', ja: '外部アプリケーションの状態：' })}\n${lines.join('\n')}`,
+      citations: rows.slice(0, 5).map((r) => ({ kind: 'application' as const, title: r.name, link: `/dashboard/application/detail/${Number(r.id)}` })),
+    };
+  },
+};
+
+export const TOOLS: readonly Tool[] = [searchRegistrations, proofStatus, credits, explainVerification, vaultActivity, applicationStates];
 
 export function toolByName(name: string): Tool | undefined {
   return TOOLS.find((t) => t.name === name);

@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { clearRateLimits, startHarness, type Harness } from './harness.ts';
 import { memberOf, ownerWithEnterprise } from './enterprise-helpers.ts';
 import { giveCredits } from './credit-helpers.ts';
+import { createApplication } from './application-helpers.ts';
 import { SMS_TYPES } from '../../core/constants.ts';
 import { readLlmEnv } from '../../server/gpt/config.ts';
 import { maskSensitive } from '../../server/gpt/mask.ts';
@@ -195,6 +196,21 @@ describe('the built-in engine (help pages and tools, no outside service)', () =>
       const owner = await ask(h, d.owner, 'recent vault activity', 'en');
       expect(owner.text).toContain('秘方项目');
       expect(owner.text).toContain('registered a file');
+    });
+
+    it('application_states (a member sees only the applications they own)', async () => {
+      await createApplication(h, d.owner.cookie, { name: '产线数据采集' });
+      const bob = await ask(h, d.bob, '我的外部应用状态怎么样？', 'zh');
+      expect(bob.tools).toEqual(['application_states']);
+      expect(bob.text).not.toContain('产线数据采集');
+      expect(bob.text).toContain('没有可查看的外部应用');
+      const owner = await ask(h, d.owner, 'What is the status of my applications?', 'en');
+      expect(owner.tools).toEqual(['application_states']);
+      expect(owner.text).toContain('产线数据采集');
+      expect(owner.text).toContain('not connected');
+      expect(owner.done?.citations.find((c) => c.kind === 'application')?.link).toMatch(/^\/dashboard\/application\/detail\/\d+$/);
+      const ja = await ask(h, d.owner, '外部アプリの接続状態は？', 'ja');
+      expect(ja.text).toContain('未接続');
     });
 
     it('explain_verification runs the real verifier on the attached proof and tells nothing of the registrant', async () => {
@@ -405,7 +421,7 @@ describe('the openai engine (an OpenAI-compatible endpoint, streaming, with tool
     expect(llm.requests).toHaveLength(2);
     const [first, second] = llm.requests;
     expect(first).toMatchObject({ model: 'test-model', stream: true });
-    expect(first.tools.map((t: { function: { name: string } }) => t.function.name).sort()).toEqual(['credit_balance', 'proof_status', 'search_my_registrations']);
+    expect(first.tools.map((t: { function: { name: string } }) => t.function.name).sort()).toEqual(['application_states', 'credit_balance', 'proof_status', 'search_my_registrations']);
     expect(first.messages[0].content).toContain('Answer in English');
     // The tool result went back to the model, and (without LLM_ALLOW_ENTERPRISE_DATA) without the file name.
     const toolMessage = second.messages.find((m: { role: string }) => m.role === 'tool');
