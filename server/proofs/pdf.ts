@@ -17,13 +17,33 @@ const fontCache = new Map<string, LoadedFont>();
  * Noto Sans CJK produces files poppler and pdf.js reject, while TrueType subsets
  * embed cleanly at ~10 KB. Debian: fonts-arphic-gbsn00lp (GB2312). PROOF_FONT_FILE overrides.
  */
+const parsedFonts = new WeakMap<Uint8Array, ReturnType<typeof fontkit.create>>();
+/**
+ * fontkit that parses each font's bytes once per process. pdf-lib parses the face again for
+ * every document it embeds it in; for the 5 MB GB2312 face that parse (a byte-by-byte copy
+ * into fontkit's own Buffer, then its tables) was the largest part of a certificate's time.
+ * A parsed face is only read afterwards: each document still makes its own subset.
+ */
+const cachingFontkit: typeof fontkit = {
+  ...fontkit,
+  create(data, postscriptName) {
+    if (postscriptName !== undefined || !(data instanceof Uint8Array)) return fontkit.create(data, postscriptName);
+    let font = parsedFonts.get(data);
+    if (!font) {
+      font = fontkit.create(data);
+      parsedFonts.set(data, font);
+    }
+    return font;
+  },
+};
+
 function loadFont(file: string): LoadedFont {
   let font = fontCache.get(file);
   if (!font) {
     if (!fs.existsSync(file)) throw new Error(`certificate font ${file} is missing: install fonts-arphic-gbsn00lp or set PROOF_FONT_FILE to a TrueType font with Chinese glyphs`);
     // A collection (.ttc) gives its first face.
     const bytes = sfntFace(new Uint8Array(fs.readFileSync(file)));
-    const parsed = fontkit.create(bytes) as unknown as { hasGlyphForCodePoint(cp: number): boolean };
+    const parsed = cachingFontkit.create(bytes) as unknown as { hasGlyphForCodePoint(cp: number): boolean };
     font = { bytes, hasGlyph: (cp) => parsed.hasGlyphForCodePoint(cp) };
     fontCache.set(file, font);
   }
@@ -168,7 +188,7 @@ export async function renderCertificate({ pkg, verifyUrl, fontFile, fallbackFont
   const compact = (text: Trilingual) => others.map((l) => text[l]).join(' · ');
   const allTexts = [record.enterprise_name, asset?.name ?? '', ...Object.values(T).flatMap((t) => Object.values(t)), ...(asset ? Object.values(asset.type) : []), ...(asset?.details ?? []).flatMap((d) => [d.value, ...Object.values(d.label)])];
   const doc = await PDFDocument.create();
-  doc.registerFontkit(fontkit);
+  doc.registerFontkit(cachingFontkit);
   const fonts = await embedFonts(doc, fontFile, fallbackFontFile, allTexts);
   const mono = await doc.embedFont(StandardFonts.Courier);
   doc.setTitle(`${T.title[locale]} ${pkg.asset_dna}`);
