@@ -12,6 +12,7 @@ import { creditSummary, listMovements } from '../services/credits.ts';
 import type { HelpLocale } from './help-content.ts';
 import { visibleApplications } from '../services/applications.ts';
 import type { ApplicationState } from '../../core/applications.ts';
+import type { CreditKind } from '../../core/credits.ts';
 
 /**
  * The assistant's tools over the caller's own data. Every tool runs with the
@@ -205,12 +206,15 @@ const proofStatus: Tool = {
   },
 };
 
-const KIND_NAMES: Record<string, L> = {
+/** Every credit movement kind, so that a kind added later fails the typecheck here instead of showing its raw key. */
+const KIND_NAMES: Record<CreditKind, L> = {
   top_up: { zh: '充值', en: 'top-up', ja: 'チャージ' },
   allocate: { zh: '成员充值', en: 'member top-up', ja: 'メンバーへのチャージ' },
   reclaim: { zh: '收回', en: 'taken back', ja: '回収' },
   asset_registration: { zh: '资产登记', en: 'asset registration', ja: '資産登録' },
   vault_file_registration: { zh: '保险箱文件登记', en: 'vault file registration', ja: '金庫ファイル登録' },
+  commit_registration: { zh: '源代码提交登记', en: 'source-code commit registration', ja: 'ソースコードのコミット登録' },
+  application_file_registration: { zh: '外部应用文件登记', en: 'application file registration', ja: '外部アプリのファイル登録' },
 };
 
 const credits: Tool = {
@@ -224,7 +228,7 @@ const credits: Tool = {
     // Only the caller's own account: another member's movements never reach the assistant.
     const moves = n ? await listMovements(ctx.db, ctx.enterpriseId, { userId: ctx.userId, account: 'member' }, { page: 1, size: n }) : { items: [] };
     const lines = moves.items.map((m) => {
-      const kind = KIND_NAMES[m.kind]?.[ctx.locale] ?? m.kind;
+      const kind = KIND_NAMES[m.kind as CreditKind]?.[ctx.locale] ?? m.kind;
       const what = m.detail && !ctx.redactEnterpriseData ? ` · ${md(m.detail)}` : '';
       return `- ${when(ctx, m.created_at)} · ${kind} · ${m.delta > 0 ? '+' : ''}${m.delta}${what}`;
     });
