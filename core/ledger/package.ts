@@ -370,7 +370,8 @@ export async function verifyPackage(packageBytes: Uint8Array, opts: VerifyOption
   const isStatementSigned = publicKey !== null && isStatementBound && (await verifyText(publicKey, encodeStatement(s), s.signature));
   checks.push(
     isStatementSigned
-      ? { id: 'statement_signature', isOk: true, detail: 'certificate statement (issue and expiry) signed by the platform key' }
+      ? // `page`: what the signed statement says of the PDF around it ("pades", or "none" before pages were signed).
+        { id: 'statement_signature', isOk: true, detail: 'certificate statement (issue and expiry) signed by the platform key', facts: { page: s.page ?? 'none' } }
       : { id: 'statement_signature', isOk: false, message: FAILED, detail: isStatementBound ? 'statement signature does not verify' : 'statement names another entry or block' },
   );
 
@@ -466,12 +467,6 @@ export async function verifyCertificate(pdf: Uint8Array, extract: PackageExtract
     return verdictOf(checks);
   }
   checks.push({ id: 'package_present', isOk: true, detail: `${PACKAGE_ATTACHMENT_NAME} (${packageBytes.length} bytes)` });
-  let statementPage: ProofStatement['page'] | null = null;
-  try {
-    statementPage = (await decodePackage(packageBytes.slice())).statement.page;
-  } catch {
-    // verifyPackage names the failure
-  }
   const verdict = await verifyPackage(packageBytes, opts, checks);
   // The page's signer must be of the same platform as the proof inside: its root is the
   // proof's root (or, for a package without a chain, a root the verifier trusts).
@@ -479,7 +474,8 @@ export async function verifyCertificate(pdf: Uint8Array, extract: PackageExtract
   // A certificate issued before pages were signed (its signed statement does not say "pades")
   // may be unsigned: its package is proven, its page is not, and the check says so. One whose
   // statement says "pades" and has no signature was stripped.
-  const isLegacyUnsigned = !page.isOk && page.isUnsigned === true && statementPage === undefined && verdict.checks.some((c) => c.id === 'statement_signature' && c.isOk);
+  const statementPage = verdict.checks.find((c) => c.id === 'statement_signature' && c.isOk)?.facts?.page;
+  const isLegacyUnsigned = !page.isOk && page.isUnsigned === true && statementPage === 'none';
   const pageCheck: Check = isLegacyUnsigned
     ? { id: 'page_signature', isOk: true, isSkipped: true, detail: 'not signed: issued before certificate pages were signed; the proof package is verified, the page text is not', facts: { reason: 'legacy' } }
     : !page.isOk
