@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import SQLite from 'better-sqlite3';
 import pg from 'pg';
-import { Kysely, PostgresDialect, SqliteDialect, sql } from 'kysely';
+import { CompiledQuery, Kysely, PostgresDialect, SqliteDialect, SqliteDriver, sql, type DatabaseConnection, type Driver, type SqliteDialectConfig } from 'kysely';
 import { Migrator, type Migration } from 'kysely/migration';
 import type { Database } from './schema.ts';
 import type { Dialect } from './dialect.ts';
@@ -57,6 +57,31 @@ export function migrations(dialect: Dialect): Record<string, Migration> {
 }
 
 /**
+ * SQLite transactions that take the write lock when they begin (BEGIN IMMEDIATE). Kysely
+ * begins them DEFERRED: a transaction that reads first and writes later cannot wait for
+ * another process's write that committed in between (its snapshot is stale), and SQLite
+ * answers "database is locked" at once, whatever busy_timeout says. The command-line
+ * tools (`provena keys rotate`, backups) write to the same file as a running server.
+ * This process has one connection, so taking the lock early costs it nothing.
+ */
+class ImmediateSqliteDriver extends SqliteDriver {
+  override async beginTransaction(connection: DatabaseConnection): Promise<void> {
+    await connection.executeQuery(CompiledQuery.raw('begin immediate'));
+  }
+}
+
+class ImmediateSqliteDialect extends SqliteDialect {
+  readonly #config: SqliteDialectConfig;
+  constructor(config: SqliteDialectConfig) {
+    super(config);
+    this.#config = config;
+  }
+  override createDriver(): Driver {
+    return new ImmediateSqliteDriver(this.#config);
+  }
+}
+
+/**
  * Opens the database named by DATABASE_URL (postgres://…) or, when unset, the
  * embedded SQLite file in DATA_DIR (WAL, foreign keys on), and brings its schema
  * up to date before anything else touches it.
@@ -82,7 +107,7 @@ export async function openDatabase(opts: { databaseUrl?: string; dataDir: string
     sqlite.pragma('foreign_keys = ON');
     sqlite.pragma('synchronous = NORMAL');
     sqlite.pragma('busy_timeout = 5000');
-    db = new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }) });
+    db = new Kysely<Database>({ dialect: new ImmediateSqliteDialect({ database: sqlite }) });
   }
   // Kysely looks for its migration tables in every schema unless told which: name the
   // current one, so that databases in other schemas of the same PostgreSQL server (other
