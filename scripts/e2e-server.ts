@@ -17,6 +17,8 @@ process.env.HOST = '127.0.0.1';
 // The per-phone rules stay as they are (the server suite tests the per-address ones).
 process.env.ADDRESS_LIMIT_FACTOR = process.env.ADDRESS_LIMIT_FACTOR ?? '50';
 process.env.LOG_LEVEL = process.env.LOG_LEVEL ?? 'warn';
+// The applications spec's webhook receiver listens on loopback, as an intranet deployment's would.
+process.env.APPLICATION_WEBHOOK_ALLOW_PRIVATE = process.env.APPLICATION_WEBHOOK_ALLOW_PRIVATE ?? '1';
 if (!keptDataDir) process.on('exit', () => fs.rmSync(dataDir, { recursive: true, force: true }));
 // Seeded demo enterprises with scored history for the map and score specs (E2E_DEMO_ENTERPRISES, default 300; 0 = none; ~1 s).
 const demoEnterprises = Number(process.env.E2E_DEMO_ENTERPRISES ?? '300');

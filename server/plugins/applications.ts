@@ -1,6 +1,7 @@
 import fp from 'fastify-plugin';
 import { keyringOf } from '../keys/platform-keys.ts';
 import { ApplicationMonitor, readMonitorSettings } from '../services/application-monitor.ts';
+import { readWebhookAllowPrivate } from '../services/webhook-post.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -11,7 +12,7 @@ declare module 'fastify' {
 
 /** Decorates the app with the application monitor and runs it while the app runs (one timer for every application). */
 export default fp(async function applicationsPlugin(app) {
-  const monitor = new ApplicationMonitor({ db: app.db, keyring: keyringOf(app.db), sms: app.sms, log: app.log, settings: readMonitorSettings() });
+  const monitor = new ApplicationMonitor({ db: app.db, keyring: keyringOf(app.db), sms: app.sms, log: app.log, settings: readMonitorSettings(), allowPrivateWebhooks: readWebhookAllowPrivate() });
   app.decorate('applicationMonitor', monitor);
   app.addHook('onReady', async () => monitor.start());
   app.addHook('onClose', async () => monitor.stop());

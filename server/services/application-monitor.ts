@@ -16,6 +16,7 @@ import type { Keyring } from '../keys/keyring.ts';
 import type { SmsProvider } from './sms-providers.ts';
 import { openKeySecret, purgeNonces } from './applications.ts';
 import { signedHeaders, type ApplicationState } from '../../core/applications.ts';
+import { webhookPoster, type WebhookPost } from './webhook-post.ts';
 
 export type MonitorSettings = {
   tickMs: number;
@@ -96,22 +97,16 @@ export class ApplicationMonitor {
   private readonly keyring: Keyring;
   private readonly sms: SmsProvider;
   private readonly log: FastifyBaseLogger;
-  /** Where webhooks go: fetch by default; tests may pass a receiver. */
-  private readonly post: (url: string, init: { body: string; headers: Record<string, string> }) => Promise<{ status: number }>;
+  /** Where webhooks go: to public addresses only, unless the deployment allows private ones (webhook-post.ts). */
+  private readonly post: WebhookPost;
 
-  constructor(opts: { db: Db; keyring: Keyring; sms: SmsProvider; log: FastifyBaseLogger; settings: MonitorSettings; post?: ApplicationMonitor['post'] }) {
+  constructor(opts: { db: Db; keyring: Keyring; sms: SmsProvider; log: FastifyBaseLogger; settings: MonitorSettings; post?: WebhookPost; allowPrivateWebhooks?: boolean }) {
     this.db = opts.db;
     this.keyring = opts.keyring;
     this.sms = opts.sms;
     this.log = opts.log;
     this.settings = opts.settings;
-    this.post =
-      opts.post ??
-      (async (url, init) => {
-        const res = await fetch(url, { method: 'POST', body: init.body, headers: init.headers, signal: AbortSignal.timeout(10_000), redirect: 'manual' });
-        await res.arrayBuffer().catch(() => undefined);
-        return { status: res.status };
-      });
+    this.post = opts.post ?? webhookPoster({ allowPrivate: opts.allowPrivateWebhooks ?? false });
   }
 
   start(): void {

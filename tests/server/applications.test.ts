@@ -15,6 +15,9 @@ vi.setConfig({ testTimeout: 120_000 });
 process.env.APPLICATION_MONITOR_TICK_MS = '60000';
 process.env.APPLICATION_ALARM_REMINDER_MINUTES = '30';
 process.env.APPLICATION_ALARM_RETRY_SECONDS = '1,2';
+// The webhook receivers here listen on loopback: allowed as an intranet deployment would
+// (tests/server/webhook-post.test.ts shows the default refusing them).
+process.env.APPLICATION_WEBHOOK_ALLOW_PRIVATE = '1';
 
 let h: Harness;
 let owner: Awaited<ReturnType<typeof ownerWithEnterprise>>;
