@@ -1,0 +1,53 @@
+import { spawn } from 'node:child_process';
+import readline from 'node:readline';
+
+/**
+ * `npm test`: every check, in two lanes that run side by side. The browser suite spends most
+ * of its time waiting on Chromium and the server, so the server suites (SQLite, PostgreSQL),
+ * the crash test and the benches run beside it instead of after it. Each lane stops at its
+ * first failure; the run fails when either lane does, after both have finished.
+ *
+ * Lanes share nothing they write: the browser lane builds dist/app first thing (e2e-server),
+ * and the other lane's benches read it only after its test suites, long after that build.
+ */
+const lanes: Record<string, string[]> = {
+  checks: ['typecheck', 'lint', 'test:unit', 'test:pg', 'test:crash', 'bench -- --quick'],
+  browser: ['test:e2e', 'bench:ledger-browser'],
+};
+const only = process.argv.slice(2);
+
+type Step = { lane: string; script: string; seconds: number; code: number };
+
+function runStep(lane: string, script: string): Promise<Step> {
+  const started = Date.now();
+  const [name, ...rest] = script.split(' ');
+  return new Promise((resolve) => {
+    const child = spawn('npm', ['run', '--silent', name!, ...rest], { stdio: ['ignore', 'pipe', 'pipe'], env: process.env });
+    const tag = `[${lane}] `;
+    for (const stream of [child.stdout, child.stderr]) {
+      readline.createInterface({ input: stream }).on('line', (line) => process.stdout.write(`${tag}${line}\n`));
+    }
+    child.on('close', (code) => resolve({ lane, script, seconds: Math.round((Date.now() - started) / 1000), code: code ?? 1 }));
+  });
+}
+
+async function runLane(lane: string, scripts: string[]): Promise<Step[]> {
+  const steps: Step[] = [];
+  for (const script of scripts) {
+    process.stdout.write(`\n[${lane}] === npm run ${script}\n`);
+    const step = await runStep(lane, script);
+    steps.push(step);
+    process.stdout.write(`[${lane}] === ${script}: ${step.code === 0 ? 'passed' : `FAILED (exit ${step.code})`} in ${step.seconds} s\n`);
+    if (step.code !== 0) break;
+  }
+  return steps;
+}
+
+const started = Date.now();
+const chosen = Object.entries(lanes).filter(([lane]) => only.length === 0 || only.includes(lane));
+const results = (await Promise.all(chosen.map(([lane, scripts]) => runLane(lane, scripts)))).flat();
+const failed = results.filter((s) => s.code !== 0);
+process.stdout.write('\n=== summary\n');
+for (const s of results) process.stdout.write(`${s.code === 0 ? 'ok  ' : 'FAIL'} ${s.lane.padEnd(8)} ${s.script.padEnd(22)} ${s.seconds} s\n`);
+process.stdout.write(`=== ${failed.length === 0 ? 'all passed' : `${failed.length} failed`} in ${Math.round((Date.now() - started) / 60000)} min\n`);
+process.exit(failed.length === 0 ? 0 : 1);
