@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'react';
-import { Alert, Anchor, Badge, Breadcrumbs, Button, Card, Group, Paper, SegmentedControl, SimpleGrid, Stack, Switch, Table, Tabs, Text, Timeline, Title } from '@mantine/core';
+import { Alert, Anchor, Badge, Button, Card, Group, Paper, SegmentedControl, SimpleGrid, Stack, Switch, Table, Tabs, Text, Timeline } from '@mantine/core';
 import { useMediaQuery } from '@mantine/hooks';
 import { modals } from '@mantine/modals';
 import { notifications } from '@mantine/notifications';
@@ -12,6 +12,7 @@ import { useLoaded } from '@/api/use-loaded.ts';
 import { Copyable } from '@/components/copyable.tsx';
 import { EmptyState, ListPager, TableCard } from '@/components/paged-list.tsx';
 import { PageLoader } from '@/components/page-loader.tsx';
+import { DetailHeading, DetailTrail, NotFoundPanel } from '@/components/detail-page.tsx';
 import { ProofBadge } from '@/components/proof-status.tsx';
 import { formatBytes } from '@/components/progress/format.ts';
 import type { ApplicationState } from '../../../core/applications.ts';
@@ -73,49 +74,32 @@ export function ApplicationDetailPage({ applicationId, tab }: { applicationId: s
     },
   );
 
-  const trail = (
-    <Breadcrumbs separatorMargin={6} styles={{ root: { flexWrap: 'wrap' } }}>
-      <Anchor component={Link} href={APPLICATION_LIST_PATH} size="sm">
-        <Trans>External applications</Trans>
-      </Anchor>
-      {app && (
-        <Text size="sm" c="dimmed" truncate maw={260}>
-          {app.name}
-        </Text>
-      )}
-    </Breadcrumbs>
-  );
+  const trail = <DetailTrail steps={[{ label: <Trans>External applications</Trans>, href: APPLICATION_LIST_PATH }, app && { label: app.name }]} />;
   if (isMissing) {
     return (
-      <Stack gap="lg">
-        {trail}
-        <Paper withBorder radius="md" p="xl" data-testid="application-missing">
-          <Title order={1} size="h3">
-            <Trans>Application not found</Trans>
-          </Title>
-          <Text c="dimmed" size="sm">
-            <Trans>This application does not exist, or you may not see it.</Trans>
-          </Text>
-        </Paper>
-      </Stack>
+      <NotFoundPanel
+        trail={trail}
+        testId="application-missing"
+        title={<Trans>Application not found</Trans>}
+        text={<Trans>This application does not exist, or you may not see it.</Trans>}
+      />
     );
   }
   if (!app) return <PageLoader />;
 
   return (
     <Stack gap="lg" data-testid="application-detail" data-id={app.application_id}>
-      <Stack gap={4}>
-        {trail}
-        <Group justify="space-between" gap="sm" align="flex-start" wrap="wrap">
-          <Title order={1} size="h2" style={{ overflowWrap: 'anywhere', minWidth: 0, flex: '1 1 260px' }} data-testid="application-title">
-            {app.name}
-          </Title>
+      <DetailHeading
+        trail={trail}
+        title={app.name}
+        titleTestId="application-title"
+        aside={
           <Group gap="xs">
             {app.is_paused && <Badge variant="outline" color="gray">{t`Paused`}</Badge>}
             <StateBadge state={app.state} size="lg" />
           </Group>
-        </Group>
-      </Stack>
+        }
+      />
       <Tabs value={tab} onChange={(value) => navigate(applicationDetailPath(app.application_id, (value ?? 'overview') as ApplicationTab))} keepMounted={false}>
         <Tabs.List mb="md" style={{ flexWrap: 'wrap' }}>
           <Tabs.Tab value="overview" data-testid="application-tab-overview">{t`Overview`}</Tabs.Tab>

@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { Anchor, Breadcrumbs, Button, Code, Group, Paper, SimpleGrid, Stack, Text, Title } from '@mantine/core';
+import { Button, Code, Group, Paper, SimpleGrid, Stack, Text } from '@mantine/core';
 import { IconDownload, IconShieldCheck } from '@tabler/icons-react';
 import { Trans, useLingui } from '@lingui/react/macro';
 import { Link } from 'wouter';
@@ -9,6 +9,7 @@ import { notifyError } from '@/api/error-messages.ts';
 import { useLoaded } from '@/api/use-loaded.ts';
 import { Copyable } from '@/components/copyable.tsx';
 import { PageLoader } from '@/components/page-loader.tsx';
+import { DetailHeading, DetailTrail, NotFoundPanel } from '@/components/detail-page.tsx';
 import { ProofBadge, useProofPoll } from '@/components/proof-status.tsx';
 import { formatBytes } from '@/components/progress/format.ts';
 import { downloadFileProof, fetchFile } from './application-api.ts';
@@ -33,35 +34,22 @@ export function ApplicationFilePage({ applicationId, fileId }: { applicationId: 
   useProofPoll(file !== null && !file.is_generated, () => setVersion((v) => v + 1));
 
   const trail = (
-    <Breadcrumbs separatorMargin={6} styles={{ root: { flexWrap: 'wrap' } }}>
-      <Anchor component={Link} href={APPLICATION_LIST_PATH} size="sm">
-        <Trans>External applications</Trans>
-      </Anchor>
-      {file && (
-        <Anchor component={Link} href={applicationDetailPath(applicationId, 'data')} size="sm">
-          {file.application_name}
-        </Anchor>
-      )}
-      {file && (
-        <Text size="sm" c="dimmed" truncate maw={220}>
-          {file.name}
-        </Text>
-      )}
-    </Breadcrumbs>
+    <DetailTrail
+      steps={[
+        { label: <Trans>External applications</Trans>, href: APPLICATION_LIST_PATH },
+        file && { label: file.application_name, href: applicationDetailPath(applicationId, 'data') },
+        file && { label: file.name, maxWidth: 220 },
+      ]}
+    />
   );
   if (isMissing) {
     return (
-      <Stack gap="lg">
-        {trail}
-        <Paper withBorder radius="md" p="xl" data-testid="application-file-missing">
-          <Title order={1} size="h3">
-            <Trans>File not found</Trans>
-          </Title>
-          <Text c="dimmed" size="sm">
-            <Trans>This file does not exist, or you may not see it.</Trans>
-          </Text>
-        </Paper>
-      </Stack>
+      <NotFoundPanel
+        trail={trail}
+        testId="application-file-missing"
+        title={<Trans>File not found</Trans>}
+        text={<Trans>This file does not exist, or you may not see it.</Trans>}
+      />
     );
   }
   if (!file) return <PageLoader />;
@@ -77,15 +65,7 @@ export function ApplicationFilePage({ applicationId, fileId }: { applicationId: 
   };
   return (
     <Stack gap="lg" data-testid="application-file" data-dna={file.dip_id}>
-      <Stack gap={4}>
-        {trail}
-        <Group justify="space-between" gap="sm" align="flex-start" wrap="wrap">
-          <Title order={1} size="h2" style={{ overflowWrap: 'anywhere', minWidth: 0, flex: '1 1 260px' }}>
-            {file.name}
-          </Title>
-          <ProofBadge isGenerated={file.is_generated} size="lg" />
-        </Group>
-      </Stack>
+      <DetailHeading trail={trail} title={file.name} aside={<ProofBadge isGenerated={file.is_generated} size="lg" />} />
       <Paper withBorder radius="md" p={{ base: 'md', sm: 'lg' }}>
         <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="lg" verticalSpacing="md">
           <Field label={t`Digital asset DNA`}>

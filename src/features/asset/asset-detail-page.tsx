@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useState, type ReactNode } from 'react';
-import { Anchor, Breadcrumbs, Button, Card, Group, Paper, SimpleGrid, Stack, Text, Title } from '@mantine/core';
+import { Anchor, Button, Card, Group, Paper, SimpleGrid, Stack, Text, Title } from '@mantine/core';
 import { IconDownload, IconExternalLink, IconShieldCheck } from '@tabler/icons-react';
 import { Trans, useLingui } from '@lingui/react/macro';
 import { Link } from 'wouter';
@@ -7,6 +7,7 @@ import { useConfig } from '@/config/config-atom.ts';
 import { isApiError } from '@/api/client.ts';
 import { notifyError } from '@/api/error-messages.ts';
 import { PageLoader } from '@/components/page-loader.tsx';
+import { DetailHeading, DetailTrail, NotFoundPanel } from '@/components/detail-page.tsx';
 import { Copyable } from '@/components/copyable.tsx';
 import { formatBytes } from '@/components/progress/format.ts';
 import { ProofBadge, useProofPoll } from '@/components/proof-status.tsx';
@@ -55,38 +56,16 @@ export function AssetDetailPage({ dna }: { dna: string }) {
 
   useProofPoll(asset !== null && !asset.is_generated, () => void load());
 
-  const trail = (
-    <Breadcrumbs separatorMargin={6} styles={{ root: { flexWrap: 'wrap' } }}>
-      <Anchor component={Link} href={ASSET_LIST_PATH} size="sm">
-        <Trans>Digital assets</Trans>
-      </Anchor>
-      {asset && (
-        <Text size="sm" c="dimmed" truncate maw={260}>
-          {asset.name}
-        </Text>
-      )}
-    </Breadcrumbs>
-  );
+  const trail = <DetailTrail steps={[{ label: <Trans>Digital assets</Trans>, href: ASSET_LIST_PATH }, asset && { label: asset.name }]} />;
 
   if (isMissing) {
     return (
-      <Stack gap="lg">
-        {trail}
-        <Paper withBorder radius="md" p="xl" data-testid="asset-missing">
-          <Stack gap="sm">
-            <Title order={1} size="h3">
-              <Trans>Asset not found</Trans>
-            </Title>
-            <Text c="dimmed" size="sm">
-              <Trans>This asset does not exist, or you may not see it.</Trans>
-            </Text>
-            {/* A DNA that is not an asset of this company (a certificate, a receipt, another company's file) may still be a public ledger entry. */}
-            <Anchor component={Link} href={`/explorer/entries/${encodeURIComponent(dna)}`} size="sm" data-testid="asset-missing-explorer">
-              <Trans>Look this DNA up in the block explorer</Trans>
-            </Anchor>
-          </Stack>
-        </Paper>
-      </Stack>
+      <NotFoundPanel trail={trail} testId="asset-missing" title={<Trans>Asset not found</Trans>} text={<Trans>This asset does not exist, or you may not see it.</Trans>}>
+        {/* A DNA that is not an asset of this company (a certificate, a receipt, another company's file) may still be a public ledger entry. */}
+        <Anchor component={Link} href={`/explorer/entries/${encodeURIComponent(dna)}`} size="sm" data-testid="asset-missing-explorer">
+          <Trans>Look this DNA up in the block explorer</Trans>
+        </Anchor>
+      </NotFoundPanel>
     );
   }
   if (!asset) return <PageLoader />;
@@ -105,15 +84,7 @@ export function AssetDetailPage({ dna }: { dna: string }) {
   const height = asset.block_height;
   return (
     <Stack gap="lg" data-testid="asset-detail" data-dna={asset.dip_id}>
-      <Stack gap={4}>
-        {trail}
-        <Group justify="space-between" gap="sm" align="flex-start" wrap="wrap">
-          <Title order={1} size="h2" style={{ overflowWrap: 'anywhere', minWidth: 0, flex: '1 1 280px' }} data-testid="asset-name">
-            {asset.name}
-          </Title>
-          <ProofBadge isGenerated={asset.is_generated} size="lg" />
-        </Group>
-      </Stack>
+      <DetailHeading trail={trail} title={asset.name} titleTestId="asset-name" aside={<ProofBadge isGenerated={asset.is_generated} size="lg" />} />
 
       <Paper withBorder radius="md" p={{ base: 'md', sm: 'lg' }}>
         <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="lg" verticalSpacing="md">
