@@ -15,7 +15,9 @@ import { createSHA256 } from 'hash-wasm';
 import { sha256 as nobleSha256 } from '@noble/hashes/sha2.js';
 import { chromium } from 'playwright-core';
 import { build } from 'vite';
+import { spawnSync } from 'node:child_process';
 import { loadSha256Node } from '../wasm/load-node.ts';
+import { sha256File } from '../bin/commands/sha256-file.ts';
 import { fileParts, makeChunk, smallFileSizes, smallFileSlices } from './data.ts';
 
 const root = path.dirname(path.dirname(fileURLToPath(import.meta.url)));
@@ -85,6 +87,45 @@ async function nodeSuite() {
   for (const [engine, baseline, run] of many) {
     const r = await best(async () => { const t0 = performance.now(); const hexes = run(); return { hexes, ms: performance.now() - t0 }; });
     record({ suite: 'node', case: label, engine, baseline, bytes: total, ms: r.ms, isDigestOk: r.hexes.every((h, i) => h === expected[i]) });
+  }
+}
+
+/**
+ * The agent and `provena hash` read a file from disk and hash it; the yardstick the
+ * external-applications issue names is `sha256sum` on the same file. Same file, page cache
+ * warm for all (one untimed read first), interleaved, best of REPEATS.
+ */
+async function fileSuite() {
+  const size = isQuick ? 64 * MiB : 1024 * MiB;
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'provena-bench-file-'));
+  const file = path.join(dir, 'data.bin');
+  try {
+    const fd = fs.openSync(file, 'w');
+    for (const part of fileParts(chunk, size)) fs.writeSync(fd, part);
+    fs.closeSync(fd);
+    const expected = expectedDigest(size);
+    const hasSha256sum = spawnSync('sha256sum', ['--version']).status === 0;
+    const engines: Array<[string, boolean, () => Promise<string>]> = [
+      ['agent / provena hash (node:crypto)', false, () => sha256File(file, 'node')],
+      ['agent / provena hash --engine wasm', false, () => sha256File(file, 'wasm')],
+      ...(hasSha256sum ? [['sha256sum (coreutils)', true, async () => spawnSync('sha256sum', [file], { encoding: 'utf8' }).stdout.split(' ')[0] ?? ''] as [string, boolean, () => Promise<string>]] : []),
+    ];
+    await sha256File(file, 'node');
+    const bestMs = new Map<string, { ms: number; hex: string }>();
+    for (let i = 0; i < REPEATS; i++) {
+      for (const [engine, , run] of engines) {
+        const t0 = performance.now();
+        const hex = await run();
+        const ms = performance.now() - t0;
+        if (!bestMs.has(engine) || ms < bestMs.get(engine)!.ms) bestMs.set(engine, { ms, hex });
+      }
+    }
+    for (const [engine, baseline] of engines) {
+      const r = bestMs.get(engine)!;
+      record({ suite: 'file', case: `from disk ${size / MiB} MiB`, engine, baseline, bytes: size, ms: r.ms, isDigestOk: r.hex === expected });
+    }
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
   }
 }
 
@@ -248,6 +289,7 @@ async function browserSuite(): Promise<Record<string, unknown>> {
 const started = new Date();
 console.log(`Provena bench (${isQuick ? 'quick' : 'full'}) on ${os.cpus()[0]?.model ?? 'unknown CPU'} × ${os.cpus().length}, Node ${process.version}`);
 await nodeSuite();
+await fileSuite();
 const browserExtra = await browserSuite();
 
 // Ratios the issue sets targets for, measured in this run.
@@ -259,6 +301,7 @@ const ratios = {
   vsHashWasmBest: rate('chromium', largest, 'provena pipeline (reader → wasm worker)') / rate('chromium', largest, 'hash-wasm, same pipeline (best use)'),
   vsHashWasmNaive: rate('chromium', largest, 'provena pipeline (reader → wasm worker)') / rate('chromium', largest, 'hash-wasm, one worker reads+hashes'),
   inMemoryVsHashWasm: rate('chromium', 'in memory 128 MiB', 'provena wasm (data in worker memory)') / rate('chromium', 'in memory 128 MiB', 'hash-wasm (data in worker memory)'),
+  agentVsSha256sum: rows.find((r) => r.suite === 'file' && r.engine.startsWith('agent / provena hash (node'))!.mbPerSecond / (rows.find((r) => r.suite === 'file' && r.engine.startsWith('sha256sum'))?.mbPerSecond ?? NaN),
   manyFilesVsHashWasmSequential:
     rate('chromium', `${SMALL_FILES} files 1–64 KiB`, 'provena hashFiles (pool, 4 lanes)') / rate('chromium', `${SMALL_FILES} files 1–64 KiB`, 'hash-wasm one by one'),
 };
