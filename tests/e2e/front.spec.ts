@@ -199,6 +199,7 @@ test.describe('navigation and footer', () => {
 
 test.describe('partners', () => {
   test('the live count rolls digit by digit; the join form checks §5, posts, thanks, and the operator sees it', async ({ browser }) => {
+    test.slow(); // two browsers, the operator's sign-in and two screens
     const page = await frontPage(browser, 'en');
     await page.goto('/partners');
     const total = (await (await fetch(`${frontURL}/api/v1/partners/total`)).json()).data.total as number;
@@ -246,6 +247,16 @@ test.describe('partners', () => {
     expect(list.data.items[0]).toMatchObject({ enterprise_name: enterprise, name: '李雷', contract_number: '13800138000', corporation: 'Technology partner' });
     const csv = await ops.request.get('/api/v1/operator/partner-contracts/export?format=csv');
     expect(await csv.text()).toContain(enterprise);
+    // …and so does its screen: the operator console's partner applications tab, with both exports.
+    const console_ = await ops.newPage();
+    await console_.goto('/operator');
+    await console_.getByTestId('operator-tab-partners').click();
+    const rows = console_.getByTestId('operator-partners').locator('[data-testid^="operator-partner-"]');
+    await expect(rows.filter({ hasText: enterprise })).toHaveCount(1);
+    await expect(rows.filter({ hasText: enterprise })).toContainText('13800138000');
+    await expect(console_.getByTestId('partners-export-csv')).toHaveAttribute('href', /\/api\/v1\/operator\/partner-contracts\/export\?format=csv/);
+    await expect(console_.getByTestId('partners-export-xlsx')).toHaveAttribute('href', /format=xlsx/);
+    await screenshot(console_, 'front-operator-partners');
     await ops.close();
     await page.context().close();
   });
