@@ -1,4 +1,5 @@
 import fs from 'node:fs';
+import { Readable } from 'node:stream';
 import { PDFDocument, PDFName, PDFString, StandardFonts, rgb, type PDFFont, type PDFPage } from 'pdf-lib';
 import { preparePades, signPreparedPdf, type PadesKeys } from './pades.ts';
 import fontkit from '@pdf-lib/fontkit';
@@ -18,6 +19,63 @@ const fontCache = new Map<string, LoadedFont>();
  * embed cleanly at ~10 KB. Debian: fonts-arphic-gbsn00lp (GB2312). PROOF_FONT_FILE overrides.
  */
 const parsedFonts = new WeakMap<Uint8Array, ReturnType<typeof fontkit.create>>();
+
+type FontkitFont = {
+  layout(text: string, features?: unknown, ...rest: unknown[]): unknown;
+  createSubset(): FontkitSubset;
+};
+type FontkitSubset = { encode(stream: unknown): void; encodeStream(): EncodeStreamLike };
+type EncodeStreamLike = { constructor: new () => EncodeStreamLike; push(chunk: Uint8Array | null): boolean; flush(): void };
+
+/** The most layouts one face keeps; past it the memo starts over (certificate texts repeat, names do not). */
+const LAYOUT_MEMO_LIMIT = 20_000;
+
+/**
+ * A parsed face made cheaper to reuse, without changing what it produces:
+ * - `layout(text)` is memoized per text. pdf-lib lays a text out (cmap lookups, GSUB) each
+ *   time it measures or draws it, and a certificate measures the same labels and sentences
+ *   character by character while wrapping; a glyph run depends only on the face and the text.
+ * - a subset is encoded synchronously. fontkit's browser build defers `encodeStream` through
+ *   a `setTimeout` polyfill of `process.nextTick` and emits each table as a separate tick, so
+ *   every embedded subset waited for several timer turns (idle time in a CPU profile, ~10 %
+ *   of a certificate's wall time). The same `encode` runs into the same EncodeStream; its
+ *   chunks are handed to pdf-lib through a Node stream (which only listens to data/end/error).
+ */
+function reusableFace(font: FontkitFont): FontkitFont {
+  const layout = font.layout.bind(font);
+  const memo = new Map<string, unknown>();
+  font.layout = (text: string, features?: unknown, ...rest: unknown[]) => {
+    if (typeof text !== 'string' || features !== undefined || rest.length > 0) return layout(text, features, ...rest);
+    let run = memo.get(text);
+    if (run === undefined) {
+      if (memo.size >= LAYOUT_MEMO_LIMIT) memo.clear();
+      run = layout(text);
+      memo.set(text, run);
+    }
+    return run;
+  };
+  const createSubset = font.createSubset.bind(font);
+  let EncodeStream: (new () => EncodeStreamLike) | null = null;
+  font.createSubset = () => {
+    const subset = createSubset();
+    subset.encodeStream = () => {
+      // fontkit's EncodeStream class is not exported: the first subset's own stream gives it.
+      EncodeStream ??= createSubset().encodeStream().constructor;
+      const stream = new EncodeStream();
+      const chunks: Uint8Array[] = [];
+      stream.push = (chunk) => {
+        if (chunk) chunks.push(new Uint8Array(chunk.buffer, chunk.byteOffset, chunk.byteLength));
+        return true;
+      };
+      subset.encode(stream);
+      stream.flush();
+      return Readable.from([Buffer.concat(chunks)], { objectMode: true }) as unknown as EncodeStreamLike;
+    };
+    return subset;
+  };
+  return font;
+}
+
 /**
  * fontkit that parses each font's bytes once per process. pdf-lib parses the face again for
  * every document it embeds it in; for the 5 MB GB2312 face that parse (a byte-by-byte copy
@@ -30,7 +88,7 @@ const cachingFontkit: typeof fontkit = {
     if (postscriptName !== undefined || !(data instanceof Uint8Array)) return fontkit.create(data, postscriptName);
     let font = parsedFonts.get(data);
     if (!font) {
-      font = fontkit.create(data);
+      font = reusableFace(fontkit.create(data) as unknown as FontkitFont) as unknown as ReturnType<typeof fontkit.create>;
       parsedFonts.set(data, font);
     }
     return font;
