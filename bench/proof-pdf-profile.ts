@@ -36,6 +36,7 @@ for (const dna of dnas.slice(WARM)) await jobs.generate(dna);
 const generateMs = performance.now() - g0;
 const generateCpu = process.cpuUsage(c0);
 const row = await db.selectFrom('proofs').select('pdf').where('dna', '=', dnas[0]!).executeTakeFirstOrThrow();
+if (process.env.PROOF_PDF_OUT) fs.writeFileSync(process.env.PROOF_PDF_OUT, row.pdf!);
 const pkg = await decodePackage((await extractPackageNode(new Uint8Array(row.pdf!)))!);
 const signing = { proof: await loadPlatformSigner(db, 'proof'), tsa: await loadPlatformSigner(db, 'tsa') };
 const args = { pkg, verifyUrl: 'https://provena.example/verify-file', fontFile: ledger.config.fontFile, fallbackFontFile: ledger.config.fallbackFontFile };

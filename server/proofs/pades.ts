@@ -32,6 +32,14 @@ const SIGNATURE_BYTES = 12_288;
 
 export type PadesKeys = { proof: CertifiedSigner; tsa: CertifiedSigner };
 
+const parsedCertificates = new WeakMap<Uint8Array, pkijs.Certificate>();
+/** A platform certificate parsed once per signer (the signers are cached; their DER arrays are stable). */
+function certificateOf(der: Uint8Array): pkijs.Certificate {
+  let cert = parsedCertificates.get(der);
+  if (!cert) parsedCertificates.set(der, (cert = parseCertificate(der)));
+  return cert;
+}
+
 const sha256Algorithm = () => new pkijs.AlgorithmIdentifier({ algorithmId: OID.sha256 });
 const ecdsaAlgorithm = () => new pkijs.AlgorithmIdentifier({ algorithmId: OID.ecdsaWithSha256 });
 
@@ -49,7 +57,7 @@ async function signedData(opts: {
   certificates: Uint8Array[];
   unsignedAttributes?: (signature: Uint8Array) => Promise<pkijs.Attribute[]>;
 }): Promise<pkijs.ContentInfo> {
-  const cert = parseCertificate(opts.key.certificates[0]!);
+  const cert = certificateOf(opts.key.certificates[0]!);
   const attributes = derSortedAttributes([
     new pkijs.Attribute({ type: OID.contentType, values: [new asn1js.ObjectIdentifier({ value: opts.contentType })] }),
     new pkijs.Attribute({ type: OID.messageDigest, values: [new asn1js.OctetString({ valueHex: opts.digest.slice().buffer })] }),
@@ -73,7 +81,7 @@ async function signedData(opts: {
       eContentType: opts.contentType,
       ...(opts.eContent ? { eContent: new asn1js.OctetString({ valueHex: opts.eContent.slice().buffer }) } : {}),
     }),
-    certificates: opts.certificates.map(parseCertificate),
+    certificates: opts.certificates.map(certificateOf),
     signerInfos: [signerInfo],
   });
   return new pkijs.ContentInfo({ contentType: OID.signedData, content: signed.toSchema(true) });
@@ -85,7 +93,7 @@ async function signedData(opts: {
  * the TSA's name) in a SignedData signed by the TSA key, with the TSA's certificate.
  */
 export async function timeStampToken(tsa: CertifiedSigner, imprint: Uint8Array, at: Date): Promise<pkijs.ContentInfo> {
-  const tsaCert = parseCertificate(tsa.certificates[0]!);
+  const tsaCert = certificateOf(tsa.certificates[0]!);
   const serial = crypto.getRandomValues(new Uint8Array(16));
   serial[0]! &= 0x7f;
   const tstInfo = new pkijs.TSTInfo({
