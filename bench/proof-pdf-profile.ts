@@ -1,12 +1,14 @@
 /**
  * node bench/proof-pdf-profile.ts [count] — only the proof PDF section of bench:ledger, warmed up:
  * registers `count` entries, seals them, then times ProofJobs.generate (the job handler) and
- * renderCertificate signed / unsigned after a warm-up of 10 each. For `node --cpu-prof`.
+ * renderCertificate signed / unsigned after a warm-up of 10 each, and the event loop's delay
+ * while generating (PROOF_RENDER_WORKERS=0 renders on it). For `node --cpu-prof`.
  */
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { createHash } from 'node:crypto';
+import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { openDatabase } from '../server/db/database.ts';
 import { keyringFromProcessEnv } from '../server/keys/keyring.ts';
 import { attachKeyring, loadPlatformSigner } from '../server/keys/platform-keys.ts';
@@ -30,10 +32,14 @@ for (let i = 0; i < COUNT + WARM; i++) await ledger.register({ fileHash: `0x${cr
 while (await ledger.sealNow()) { /* seal all */ }
 const dnas = (await db.selectFrom('ledger_entries').select('dna').orderBy('id').execute()).map((r) => r.dna);
 for (const dna of dnas.slice(0, WARM)) await jobs.generate(dna);
+const delay = monitorEventLoopDelay({ resolution: 1 });
+delay.enable();
 const g0 = performance.now();
 const c0 = process.cpuUsage();
 for (const dna of dnas.slice(WARM)) await jobs.generate(dna);
 const generateMs = performance.now() - g0;
+delay.disable();
+const eventLoopDelayMs = { p50: +(delay.percentile(50) / 1e6).toFixed(1), p99: +(delay.percentile(99) / 1e6).toFixed(1), max: +(delay.max / 1e6).toFixed(1) };
 const generateCpu = process.cpuUsage(c0);
 const row = await db.selectFrom('proofs').select('pdf').where('dna', '=', dnas[0]!).executeTakeFirstOrThrow();
 if (process.env.PROOF_PDF_OUT) fs.writeFileSync(process.env.PROOF_PDF_OUT, row.pdf!);
@@ -53,6 +59,7 @@ const time = async (signed: boolean) => {
 const unsignedMs = await time(false);
 const signedMs = await time(true);
 const per = (ms: number) => +((COUNT / ms) * 1000).toFixed(1);
-console.log(JSON.stringify({ count: COUNT, generatePerSecond: per(generateMs), generateMsEach: +(generateMs / COUNT).toFixed(1), renderUnsignedPerSecond: per(unsignedMs), renderSignedPerSecond: per(signedMs), generateCpuMsEach: +((generateCpu.user + generateCpu.system) / 1000 / COUNT).toFixed(1), renderCpuMsEach: cpuMs, pdfBytes: row.pdf!.length }));
+console.log(JSON.stringify({ count: COUNT, generatePerSecond: per(generateMs), generateMsEach: +(generateMs / COUNT).toFixed(1), renderUnsignedPerSecond: per(unsignedMs), renderSignedPerSecond: per(signedMs), eventLoopDelayMsWhileGenerating: eventLoopDelayMs, renderWorkers: process.env.PROOF_RENDER_WORKERS ?? 'default', generateCpuMsEach: +((generateCpu.user + generateCpu.system) / 1000 / COUNT).toFixed(1), renderCpuMsEach: cpuMs, pdfBytes: row.pdf!.length }));
+await jobs.close();
 await db.destroy();
 fs.rmSync(dataDir, { recursive: true, force: true });

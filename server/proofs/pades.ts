@@ -138,14 +138,19 @@ class CmsSigner extends SignpdfSigner {
   }
 }
 
+/** The certificates that validate a page signed with `keys` (the proof signer's and the TSA's chains), for the DSS. */
+export function padesCertificates(keys: PadesKeys): Uint8Array[] {
+  return [...keys.proof.certificates, ...keys.tsa.certificates];
+}
+
 /**
  * Puts the validation material (the DSS: every certificate of the proof signer's and the
  * TSA's chains) and an empty signature field into `doc`. Both go in before signing, so the
  * signature covers them and the whole file: anything appended later breaks it.
  */
-export function preparePades(doc: PDFDocument, keys: PadesKeys, at: Date, labels: { reason: string; location: string; name: string }): void {
+export function preparePades(doc: PDFDocument, certificates: Uint8Array[], at: Date, labels: { reason: string; location: string; name: string }): void {
   const unique = new Map<string, Uint8Array>();
-  for (const der of [...keys.proof.certificates, ...keys.tsa.certificates]) unique.set(Buffer.from(der).toString('base64'), der);
+  for (const der of certificates) unique.set(Buffer.from(der).toString('base64'), der);
   const certs = PDFArray.withContext(doc.context);
   for (const der of unique.values()) certs.push(doc.context.register(doc.context.stream(der)));
   doc.catalog.set(PDFName.of('DSS'), doc.context.obj({ Certs: certs }));

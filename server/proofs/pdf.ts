@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import { Readable } from 'node:stream';
 import zlib from 'node:zlib';
 import { PDFContentStream, PDFDocument, PDFName, PDFRawStream, PDFString, StandardFonts, fill, popGraphicsState, pushGraphicsState, rectangle, rgb, setFillingRgbColor, type PDFFont, type PDFPage } from 'pdf-lib';
-import { preparePades, signPreparedPdf, type PadesKeys } from './pades.ts';
+import { padesCertificates, preparePades, signPreparedPdf, type PadesKeys } from './pades.ts';
 import fontkit from '@pdf-lib/fontkit';
 import qrcode from 'qrcode-generator';
 import { encodePackage, PACKAGE_ATTACHMENT_NAME, type ProofPackage } from '../../core/ledger/package.ts';
@@ -239,7 +239,22 @@ export type CertificateInput = {
  * registrant's language with the other two beside it; a QR code and the address of the
  * verification page; the gzip'd package attached for offline checks.
  */
-export async function renderCertificate({ pkg, verifyUrl, fontFile, fallbackFontFile = null, locale = 'zh', asset = null, signing = null }: CertificateInput): Promise<Uint8Array> {
+export async function renderCertificate(input: CertificateInput): Promise<Uint8Array> {
+  const { signing = null, ...page } = input;
+  const prepared = await renderPreparedCertificate(page, signing ? padesCertificates(signing) : null);
+  return signing ? signPreparedPdf(prepared, signing, new Date(input.pkg.statement.issued_at)) : prepared;
+}
+
+/** What renders a certificate's page: everything but the keys (a render worker gets it by message). */
+export type PageInput = Omit<CertificateInput, 'signing'>;
+
+/**
+ * The certificate's page, saved: unsigned when `certificates` is null; otherwise with the
+ * DSS (these certificates) and an empty signature field dated at the statement's issue
+ * time, ready for `signPreparedPdf` with the keys of those certificates. Needs no key, so
+ * it runs in a render worker (server/proofs/render-pool.ts) while the keys stay here.
+ */
+export async function renderPreparedCertificate({ pkg, verifyUrl, fontFile, fallbackFontFile = null, locale = 'zh', asset = null }: PageInput, certificates: Uint8Array[] | null): Promise<Uint8Array> {
   const record = parseRecord(pkg.record);
   if (!record) throw new Error('package record is not canonical');
   const T = CERTIFICATE_TEXT;
@@ -357,12 +372,9 @@ export async function renderCertificate({ pkg, verifyUrl, fontFile, fallbackFont
     creationDate: new Date(pkg.statement.issued_at),
     modificationDate: new Date(pkg.statement.issued_at),
   });
+  if (certificates) preparePades(doc, certificates, new Date(pkg.statement.issued_at), { reason: T.signatureReason[locale], location: new URL(pkg.explorer_url).host, name: 'Provena' });
   deflateContentStreams(doc);
-  if (!signing) return doc.save({ useObjectStreams: false });
-  const at = new Date(pkg.statement.issued_at);
-  preparePades(doc, signing, at, { reason: T.signatureReason[locale], location: new URL(pkg.explorer_url).host, name: 'Provena' });
-  deflateContentStreams(doc);
-  return signPreparedPdf(await doc.save({ useObjectStreams: false }), signing, at);
+  return doc.save({ useObjectStreams: false });
 }
 
 /**
@@ -372,7 +384,7 @@ export async function renderCertificate({ pkg, verifyUrl, fontFile, fallbackFont
 export async function signExistingCertificate(pdf: Uint8Array, signing: PadesKeys, locale: CertificateLocale, host: string): Promise<Uint8Array> {
   const doc = await PDFDocument.load(pdf, { updateMetadata: false });
   const at = new Date();
-  preparePades(doc, signing, at, { reason: CERTIFICATE_TEXT.signatureReason[locale], location: host, name: 'Provena' });
+  preparePades(doc, padesCertificates(signing), at, { reason: CERTIFICATE_TEXT.signatureReason[locale], location: host, name: 'Provena' });
   return signPreparedPdf(await doc.save({ useObjectStreams: false }), signing, at);
 }
 
