@@ -39,6 +39,13 @@ function certificateOf(der: Uint8Array): pkijs.Certificate {
   if (!cert) parsedCertificates.set(der, (cert = parseCertificate(der)));
   return cert;
 }
+const essAttributes = new WeakMap<pkijs.Certificate, pkijs.Attribute>();
+/** The signing-certificate-v2 attribute of a signer's certificate, built once (it re-encodes and hashes the certificate). */
+function signingCertificateOf(cert: pkijs.Certificate): pkijs.Attribute {
+  let attribute = essAttributes.get(cert);
+  if (!attribute) essAttributes.set(cert, (attribute = signingCertificateV2(cert)));
+  return attribute;
+}
 
 const sha256Algorithm = () => new pkijs.AlgorithmIdentifier({ algorithmId: OID.sha256 });
 const ecdsaAlgorithm = () => new pkijs.AlgorithmIdentifier({ algorithmId: OID.ecdsaWithSha256 });
@@ -61,7 +68,7 @@ async function signedData(opts: {
   const attributes = derSortedAttributes([
     new pkijs.Attribute({ type: OID.contentType, values: [new asn1js.ObjectIdentifier({ value: opts.contentType })] }),
     new pkijs.Attribute({ type: OID.messageDigest, values: [new asn1js.OctetString({ valueHex: opts.digest.slice().buffer })] }),
-    signingCertificateV2(cert),
+    signingCertificateOf(cert),
   ]);
   const signature = p1363ToDer(await opts.key.signer.sign(signedAttributesToSign(attributes)));
   const signerInfo = new pkijs.SignerInfo({
