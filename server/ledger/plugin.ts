@@ -68,6 +68,7 @@ export default fp<LedgerPluginOptions>(async function ledgerPlugin(app, opts) {
     await anchoring?.stop();
     await witnessing?.idle();
     await proofs.drain().catch(() => undefined);
+    await proofs.close();
     anchoring?.anchorer.close();
   });
 });

@@ -1,7 +1,9 @@
 import type { Db } from '../db/database.ts';
 import type { Ledger, BlockRow } from '../ledger/ledger.ts';
 import { buildProofPackage } from './package-builder.ts';
-import { renderCertificate, signExistingCertificate, type CertificateAsset } from './pdf.ts';
+import { signExistingCertificate, type CertificateAsset } from './pdf.ts';
+import { padesCertificates, signPreparedPdf } from './pades.ts';
+import { RenderPool, renderWorkersFromEnv } from './render-pool.ts';
 import { loadPlatformSigner } from '../keys/platform-keys.ts';
 import { ASSET_TYPE_TEXT, COMMIT_DETAIL_TEXT, COMMIT_TEXT, REPO_PROJECT_TEXT, VAULT_FILE_TEXT } from './certificate-text.ts';
 import type { CertificateLocale } from '../locale.ts';
@@ -34,12 +36,20 @@ export class ProofJobs {
   private readonly ledger: Ledger;
   private readonly log: Logger;
   private readonly anchoring: CheckpointAnchoring | null;
+  /** Pages are rendered here (worker threads unless PROOF_RENDER_WORKERS=0) and signed in this thread. */
+  private readonly renderer: RenderPool;
 
-  constructor(db: Db, ledger: Ledger, log: Logger, anchoring: CheckpointAnchoring | null = null) {
+  constructor(db: Db, ledger: Ledger, log: Logger, anchoring: CheckpointAnchoring | null = null, renderWorkers = renderWorkersFromEnv()) {
     this.db = db;
     this.ledger = ledger;
     this.log = log;
     this.anchoring = anchoring;
+    this.renderer = new RenderPool(renderWorkers);
+  }
+
+  /** Stops the render workers (the app's onClose, after drain). */
+  async close(): Promise<void> {
+    await this.renderer.close();
   }
 
   /**
@@ -103,14 +113,19 @@ export class ProofJobs {
       q = q.where('ledger_entries.block_height', '<=', Number(newest.h));
     }
     const jobs = await q.orderBy('proofs.updated_at').limit(20).execute();
-    for (const job of jobs) {
-      try {
-        await this.generate(job.dna);
-      } catch (error) {
-        this.log.error({ err: error, dna: job.dna }, 'certificate generation failed');
-        await this.db.updateTable('proofs').set({ error: String(error instanceof Error ? error.message : error), updated_at: Date.now() }).where('dna', '=', job.dna).execute();
+    // As many certificates at once as there are render workers (each renders one page at a time).
+    let next = 0;
+    await Promise.all(Array.from({ length: Math.max(1, this.renderer.size) }, async () => {
+      while (next < jobs.length) {
+        const job = jobs[next++]!;
+        try {
+          await this.generate(job.dna);
+        } catch (error) {
+          this.log.error({ err: error, dna: job.dna }, 'certificate generation failed');
+          await this.db.updateTable('proofs').set({ error: String(error instanceof Error ? error.message : error), updated_at: Date.now() }).where('dna', '=', job.dna).execute();
+        }
       }
-    }
+    }));
     return jobs.length;
   }
 
@@ -191,15 +206,19 @@ export class ProofJobs {
       anchorAddress: this.anchoring?.anchorer.address,
       checkpoint: { note: checkpoint.note, consistency: this.ledger.consistencyProof(Number(block.tree_size), checkpoint.treeSize) },
     });
-    const pdf = await renderCertificate({
-      pkg,
-      verifyUrl: `${this.ledger.config.publicUrl}/verify-file?dna=${dna}`,
-      fontFile: this.ledger.config.fontFile,
-      fallbackFontFile: this.ledger.config.fallbackFontFile,
-      locale: isCertificateLocale(proof.locale) ? proof.locale : 'zh',
-      asset: await this.assetOf(dna),
-      signing: { proof: await loadPlatformSigner(this.db, 'proof'), tsa: await loadPlatformSigner(this.db, 'tsa') },
-    });
+    const signing = { proof: await loadPlatformSigner(this.db, 'proof'), tsa: await loadPlatformSigner(this.db, 'tsa') };
+    const page = await this.renderer.render(
+      {
+        pkg,
+        verifyUrl: `${this.ledger.config.publicUrl}/verify-file?dna=${dna}`,
+        fontFile: this.ledger.config.fontFile,
+        fallbackFontFile: this.ledger.config.fallbackFontFile,
+        locale: isCertificateLocale(proof.locale) ? proof.locale : 'zh',
+        asset: await this.assetOf(dna),
+      },
+      padesCertificates(signing),
+    );
+    const pdf = await signPreparedPdf(page, signing, new Date(pkg.statement.issued_at));
     await this.db
       .updateTable('proofs')
       .set({

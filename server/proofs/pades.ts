@@ -32,6 +32,21 @@ const SIGNATURE_BYTES = 12_288;
 
 export type PadesKeys = { proof: CertifiedSigner; tsa: CertifiedSigner };
 
+const parsedCertificates = new WeakMap<Uint8Array, pkijs.Certificate>();
+/** A platform certificate parsed once per signer (the signers are cached; their DER arrays are stable). */
+function certificateOf(der: Uint8Array): pkijs.Certificate {
+  let cert = parsedCertificates.get(der);
+  if (!cert) parsedCertificates.set(der, (cert = parseCertificate(der)));
+  return cert;
+}
+const essAttributes = new WeakMap<pkijs.Certificate, pkijs.Attribute>();
+/** The signing-certificate-v2 attribute of a signer's certificate, built once (it re-encodes and hashes the certificate). */
+function signingCertificateOf(cert: pkijs.Certificate): pkijs.Attribute {
+  let attribute = essAttributes.get(cert);
+  if (!attribute) essAttributes.set(cert, (attribute = signingCertificateV2(cert)));
+  return attribute;
+}
+
 const sha256Algorithm = () => new pkijs.AlgorithmIdentifier({ algorithmId: OID.sha256 });
 const ecdsaAlgorithm = () => new pkijs.AlgorithmIdentifier({ algorithmId: OID.ecdsaWithSha256 });
 
@@ -49,11 +64,11 @@ async function signedData(opts: {
   certificates: Uint8Array[];
   unsignedAttributes?: (signature: Uint8Array) => Promise<pkijs.Attribute[]>;
 }): Promise<pkijs.ContentInfo> {
-  const cert = parseCertificate(opts.key.certificates[0]!);
+  const cert = certificateOf(opts.key.certificates[0]!);
   const attributes = derSortedAttributes([
     new pkijs.Attribute({ type: OID.contentType, values: [new asn1js.ObjectIdentifier({ value: opts.contentType })] }),
     new pkijs.Attribute({ type: OID.messageDigest, values: [new asn1js.OctetString({ valueHex: opts.digest.slice().buffer })] }),
-    signingCertificateV2(cert),
+    signingCertificateOf(cert),
   ]);
   const signature = p1363ToDer(await opts.key.signer.sign(signedAttributesToSign(attributes)));
   const signerInfo = new pkijs.SignerInfo({
@@ -73,7 +88,7 @@ async function signedData(opts: {
       eContentType: opts.contentType,
       ...(opts.eContent ? { eContent: new asn1js.OctetString({ valueHex: opts.eContent.slice().buffer }) } : {}),
     }),
-    certificates: opts.certificates.map(parseCertificate),
+    certificates: opts.certificates.map(certificateOf),
     signerInfos: [signerInfo],
   });
   return new pkijs.ContentInfo({ contentType: OID.signedData, content: signed.toSchema(true) });
@@ -85,7 +100,7 @@ async function signedData(opts: {
  * the TSA's name) in a SignedData signed by the TSA key, with the TSA's certificate.
  */
 export async function timeStampToken(tsa: CertifiedSigner, imprint: Uint8Array, at: Date): Promise<pkijs.ContentInfo> {
-  const tsaCert = parseCertificate(tsa.certificates[0]!);
+  const tsaCert = certificateOf(tsa.certificates[0]!);
   const serial = crypto.getRandomValues(new Uint8Array(16));
   serial[0]! &= 0x7f;
   const tstInfo = new pkijs.TSTInfo({
@@ -130,14 +145,19 @@ class CmsSigner extends SignpdfSigner {
   }
 }
 
+/** The certificates that validate a page signed with `keys` (the proof signer's and the TSA's chains), for the DSS. */
+export function padesCertificates(keys: PadesKeys): Uint8Array[] {
+  return [...keys.proof.certificates, ...keys.tsa.certificates];
+}
+
 /**
  * Puts the validation material (the DSS: every certificate of the proof signer's and the
  * TSA's chains) and an empty signature field into `doc`. Both go in before signing, so the
  * signature covers them and the whole file: anything appended later breaks it.
  */
-export function preparePades(doc: PDFDocument, keys: PadesKeys, at: Date, labels: { reason: string; location: string; name: string }): void {
+export function preparePades(doc: PDFDocument, certificates: Uint8Array[], at: Date, labels: { reason: string; location: string; name: string }): void {
   const unique = new Map<string, Uint8Array>();
-  for (const der of [...keys.proof.certificates, ...keys.tsa.certificates]) unique.set(Buffer.from(der).toString('base64'), der);
+  for (const der of certificates) unique.set(Buffer.from(der).toString('base64'), der);
   const certs = PDFArray.withContext(doc.context);
   for (const der of unique.values()) certs.push(doc.context.register(doc.context.stream(der)));
   doc.catalog.set(PDFName.of('DSS'), doc.context.obj({ Certs: certs }));

@@ -1,6 +1,18 @@
 import fs from 'node:fs';
-import { PDFDocument, PDFName, PDFString, StandardFonts, rgb, type PDFFont, type PDFPage } from 'pdf-lib';
-import { preparePades, signPreparedPdf, type PadesKeys } from './pades.ts';
+import { Readable } from 'node:stream';
+import zlib from 'node:zlib';
+import { PDFContentStream, PDFDocument, PDFName, PDFRawStream, PDFString, StandardFonts, fill, popGraphicsState, pushGraphicsState, rectangle, rgb, setFillingRgbColor, type PDFFont, type PDFPage } from 'pdf-lib';
+/*
+ * pdf-lib 1.17.1 stays (issue 22 asked: replace with @cantoo/pdf-lib or justify). Measured on
+ * this certificate with the optimizations below applied to both, 40 pages after a warm-up:
+ * @cantoo/pdf-lib 2.11.1 27.7–31.5 ms CPU per page, pdf-lib 31.2–42.7 ms, within this loaded
+ * machine's noise (the deflate and subset costs where they differ are bypassed here). The swap
+ * would also mean replacing @pdf-lib/fontkit (cantoo's subsetter calls fontkit 2's `encode()`
+ * with no stream, which crashes @pdf-lib/fontkit: "reading 'pos'") and leaving
+ * @signpdf/placeholder-pdf-lib's peer dependency (pdf-lib ^1.17.1). pdf-lib's format output
+ * is checked by pdfsig, pdf.js and the page-signature tests; revisit if a PDF bug needs a fix.
+ */
+import { padesCertificates, preparePades, signPreparedPdf, type PadesKeys } from './pades.ts';
 import fontkit from '@pdf-lib/fontkit';
 import qrcode from 'qrcode-generator';
 import { encodePackage, PACKAGE_ATTACHMENT_NAME, type ProofPackage } from '../../core/ledger/package.ts';
@@ -18,6 +30,63 @@ const fontCache = new Map<string, LoadedFont>();
  * embed cleanly at ~10 KB. Debian: fonts-arphic-gbsn00lp (GB2312). PROOF_FONT_FILE overrides.
  */
 const parsedFonts = new WeakMap<Uint8Array, ReturnType<typeof fontkit.create>>();
+
+type FontkitFont = {
+  layout(text: string, features?: unknown, ...rest: unknown[]): unknown;
+  createSubset(): FontkitSubset;
+};
+type FontkitSubset = { encode(stream: unknown): void; encodeStream(): EncodeStreamLike };
+type EncodeStreamLike = { constructor: new () => EncodeStreamLike; push(chunk: Uint8Array | null): boolean; flush(): void };
+
+/** The most layouts one face keeps; past it the memo starts over (certificate texts repeat, names do not). */
+const LAYOUT_MEMO_LIMIT = 20_000;
+
+/**
+ * A parsed face made cheaper to reuse, without changing what it produces:
+ * - `layout(text)` is memoized per text. pdf-lib lays a text out (cmap lookups, GSUB) each
+ *   time it measures or draws it, and a certificate measures the same labels and sentences
+ *   character by character while wrapping; a glyph run depends only on the face and the text.
+ * - a subset is encoded synchronously. fontkit's browser build defers `encodeStream` through
+ *   a `setTimeout` polyfill of `process.nextTick` and emits each table as a separate tick, so
+ *   every embedded subset waited for several timer turns (idle time in a CPU profile, ~10 %
+ *   of a certificate's wall time). The same `encode` runs into the same EncodeStream; its
+ *   chunks are handed to pdf-lib through a Node stream (which only listens to data/end/error).
+ */
+function reusableFace(font: FontkitFont): FontkitFont {
+  const layout = font.layout.bind(font);
+  const memo = new Map<string, unknown>();
+  font.layout = (text: string, features?: unknown, ...rest: unknown[]) => {
+    if (typeof text !== 'string' || features !== undefined || rest.length > 0) return layout(text, features, ...rest);
+    let run = memo.get(text);
+    if (run === undefined) {
+      if (memo.size >= LAYOUT_MEMO_LIMIT) memo.clear();
+      run = layout(text);
+      memo.set(text, run);
+    }
+    return run;
+  };
+  const createSubset = font.createSubset.bind(font);
+  let EncodeStream: (new () => EncodeStreamLike) | null = null;
+  font.createSubset = () => {
+    const subset = createSubset();
+    subset.encodeStream = () => {
+      // fontkit's EncodeStream class is not exported: the first subset's own stream gives it.
+      EncodeStream ??= createSubset().encodeStream().constructor;
+      const stream = new EncodeStream();
+      const chunks: Uint8Array[] = [];
+      stream.push = (chunk) => {
+        if (chunk) chunks.push(new Uint8Array(chunk.buffer, chunk.byteOffset, chunk.byteLength));
+        return true;
+      };
+      subset.encode(stream);
+      stream.flush();
+      return Readable.from([Buffer.concat(chunks)], { objectMode: true }) as unknown as EncodeStreamLike;
+    };
+    return subset;
+  };
+  return font;
+}
+
 /**
  * fontkit that parses each font's bytes once per process. pdf-lib parses the face again for
  * every document it embeds it in; for the 5 MB GB2312 face that parse (a byte-by-byte copy
@@ -30,7 +99,7 @@ const cachingFontkit: typeof fontkit = {
     if (postscriptName !== undefined || !(data instanceof Uint8Array)) return fontkit.create(data, postscriptName);
     let font = parsedFonts.get(data);
     if (!font) {
-      font = fontkit.create(data);
+      font = reusableFace(fontkit.create(data) as unknown as FontkitFont) as unknown as ReturnType<typeof fontkit.create>;
       parsedFonts.set(data, font);
     }
     return font;
@@ -180,7 +249,22 @@ export type CertificateInput = {
  * registrant's language with the other two beside it; a QR code and the address of the
  * verification page; the gzip'd package attached for offline checks.
  */
-export async function renderCertificate({ pkg, verifyUrl, fontFile, fallbackFontFile = null, locale = 'zh', asset = null, signing = null }: CertificateInput): Promise<Uint8Array> {
+export async function renderCertificate(input: CertificateInput): Promise<Uint8Array> {
+  const { signing = null, ...page } = input;
+  const prepared = await renderPreparedCertificate(page, signing ? padesCertificates(signing) : null);
+  return signing ? signPreparedPdf(prepared, signing, new Date(input.pkg.statement.issued_at)) : prepared;
+}
+
+/** What renders a certificate's page: everything but the keys (a render worker gets it by message). */
+export type PageInput = Omit<CertificateInput, 'signing'>;
+
+/**
+ * The certificate's page, saved: unsigned when `certificates` is null; otherwise with the
+ * DSS (these certificates) and an empty signature field dated at the statement's issue
+ * time, ready for `signPreparedPdf` with the keys of those certificates. Needs no key, so
+ * it runs in a render worker (server/proofs/render-pool.ts) while the keys stay here.
+ */
+export async function renderPreparedCertificate({ pkg, verifyUrl, fontFile, fallbackFontFile = null, locale = 'zh', asset = null }: PageInput, certificates: Uint8Array[] | null): Promise<Uint8Array> {
   const record = parseRecord(pkg.record);
   if (!record) throw new Error('package record is not canonical');
   const T = CERTIFICATE_TEXT;
@@ -188,6 +272,7 @@ export async function renderCertificate({ pkg, verifyUrl, fontFile, fallbackFont
   const compact = (text: Trilingual) => others.map((l) => text[l]).join(' · ');
   const allTexts = [record.enterprise_name, asset?.name ?? '', ...Object.values(T).flatMap((t) => Object.values(t)), ...(asset ? Object.values(asset.type) : []), ...(asset?.details ?? []).flatMap((d) => [d.value, ...Object.values(d.label)])];
   const doc = await PDFDocument.create();
+  deflateNatively(doc);
   doc.registerFontkit(cachingFontkit);
   const fonts = await embedFonts(doc, fontFile, fallbackFontFile, allTexts);
   const mono = await doc.embedFont(StandardFonts.Courier);
@@ -266,11 +351,18 @@ export async function renderCertificate({ pkg, verifyUrl, fontFile, fallbackFont
   const cell = qrSize / modules;
   const qrX = width - 60 - qrSize;
   const qrY = qrTop - qrSize + 8;
+  // One filled path of a rectangle per run of dark modules in a row (drawRectangle per module
+  // wrote ~600 rectangles with their own graphics state: a tenth of a certificate's render time).
+  const qrOps = [pushGraphicsState(), setFillingRgbColor(INK.red, INK.green, INK.blue)];
   for (let r = 0; r < modules; r++) {
     for (let c = 0; c < modules; c++) {
-      if (qr.isDark(r, c)) page.drawRectangle({ x: qrX + c * cell, y: qrY + (modules - 1 - r) * cell, width: cell + 0.05, height: cell + 0.05, color: INK });
+      if (!qr.isDark(r, c)) continue;
+      const start = c;
+      while (c + 1 < modules && qr.isDark(r, c + 1)) c++;
+      qrOps.push(rectangle(qrX + start * cell, qrY + (modules - 1 - r) * cell, (c - start + 1) * cell + 0.05, cell + 0.05));
     }
   }
+  page.pushOperators(...qrOps, fill(), popGraphicsState());
   const scan = `${T.scan[locale]}`;
   drawMixed(page, scan, qrX + (qrSize - widthOfMixed(scan, 8.5, fonts)) / 2, qrY - 13, 8.5, fonts, MUTED);
 
@@ -290,10 +382,9 @@ export async function renderCertificate({ pkg, verifyUrl, fontFile, fallbackFont
     creationDate: new Date(pkg.statement.issued_at),
     modificationDate: new Date(pkg.statement.issued_at),
   });
-  if (!signing) return doc.save({ useObjectStreams: false });
-  const at = new Date(pkg.statement.issued_at);
-  preparePades(doc, signing, at, { reason: T.signatureReason[locale], location: new URL(pkg.explorer_url).host, name: 'Provena' });
-  return signPreparedPdf(await doc.save({ useObjectStreams: false }), signing, at);
+  if (certificates) preparePades(doc, certificates, new Date(pkg.statement.issued_at), { reason: T.signatureReason[locale], location: new URL(pkg.explorer_url).host, name: 'Provena' });
+  deflateContentStreams(doc);
+  return doc.save({ useObjectStreams: false });
 }
 
 /**
@@ -303,8 +394,29 @@ export async function renderCertificate({ pkg, verifyUrl, fontFile, fallbackFont
 export async function signExistingCertificate(pdf: Uint8Array, signing: PadesKeys, locale: CertificateLocale, host: string): Promise<Uint8Array> {
   const doc = await PDFDocument.load(pdf, { updateMetadata: false });
   const at = new Date();
-  preparePades(doc, signing, at, { reason: CERTIFICATE_TEXT.signatureReason[locale], location: host, name: 'Provena' });
+  preparePades(doc, padesCertificates(signing), at, { reason: CERTIFICATE_TEXT.signatureReason[locale], location: host, name: 'Provena' });
   return signPreparedPdf(await doc.save({ useObjectStreams: false }), signing, at);
+}
+
+/**
+ * This document's streams are compressed by Node's zlib instead of pako, pdf-lib's pure
+ * JavaScript deflate (the same format, level 6 both; pako was a tenth of a certificate's
+ * CPU time). The font files, their CMaps and the attachment go through
+ * `context.flateStream`, overridden here on this document's context only; the page's
+ * content streams are deflated lazily by pdf-lib at save time, so `deflateContentStreams`
+ * swaps them for their compressed bytes just before saving.
+ */
+function deflateNatively(doc: PDFDocument): void {
+  const context = doc.context;
+  context.flateStream = (contents, dict = {}) => context.stream(zlib.deflateSync(typeof contents === 'string' ? Buffer.from(contents, 'latin1') : contents), { ...dict, Filter: 'FlateDecode' });
+}
+
+/** Every content stream pdf-lib would deflate at save, deflated by zlib now (its dictionary already says FlateDecode). */
+function deflateContentStreams(doc: PDFDocument): void {
+  for (const [ref, object] of doc.context.enumerateIndirectObjects()) {
+    if (!(object instanceof PDFContentStream) || !(object as unknown as { encode: boolean }).encode) continue;
+    doc.context.assign(ref, PDFRawStream.of(object.dict, zlib.deflateSync(object.getUnencodedContents())));
+  }
 }
 
 function addLink(doc: PDFDocument, page: PDFPage, url: string, rect: { x: number; y: number; width: number; height: number }): void {
