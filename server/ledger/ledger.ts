@@ -231,14 +231,18 @@ export class Ledger {
   /** Re-reads the sealed log from the database (at boot, and when another process sealed first). */
   private async reload(): Promise<void> {
     this.tree.truncate(0);
+    // The head first, then exactly its leaves: a block another process commits meanwhile
+    // (its leaves and its row in one transaction) is not half-seen; catchUp takes it next.
+    const head = ((await this.db.selectFrom('ledger_blocks').selectAll().orderBy('height', 'desc').limit(1).executeTakeFirst()) as BlockRow | undefined) ?? null;
+    const headSize = head ? Number(head.tree_size) : 0;
     const pageSize = 50_000;
-    for (let from = 0; ; from += pageSize) {
+    for (let from = 0; from < headSize; from += pageSize) {
       const rows = await this.db
         .selectFrom('ledger_entries')
         .select(['leaf_index', 'leaf_hash'])
         .where('leaf_index', 'is not', null)
         .where('leaf_index', '>=', from)
-        .where('leaf_index', '<', from + pageSize)
+        .where('leaf_index', '<', Math.min(headSize, from + pageSize))
         .orderBy('leaf_index')
         .execute();
       for (const r of rows) {
@@ -247,9 +251,14 @@ export class Ledger {
       }
       if (rows.length < pageSize) break;
     }
-    this.head = ((await this.db.selectFrom('ledger_blocks').selectAll().orderBy('height', 'desc').limit(1).executeTakeFirst()) as BlockRow | undefined) ?? null;
-    const headSize = this.head ? Number(this.head.tree_size) : 0;
+    this.head = head;
     if (headSize !== this.tree.size) throw new LedgerError(`ledger has ${this.tree.size} sealed leaves but block ${this.head?.height} says ${headSize}`);
+    // Leaves beyond the head's size (a block committed after the head was read) are fine; leaves without any block are not.
+    const beyond = await this.db.selectFrom('ledger_entries').select(['leaf_index']).where('leaf_index', '>=', headSize).orderBy('leaf_index').limit(1).executeTakeFirst();
+    if (beyond) {
+      const later = await this.db.selectFrom('ledger_blocks').select(['height']).where('height', '>', head?.height ?? 0).limit(1).executeTakeFirst();
+      if (!later) throw new LedgerError(`ledger has sealed leaves past block ${this.head?.height ?? 0} that no block holds`);
+    }
     if (this.head && toHex(this.tree.root()) !== this.head.root) throw new LedgerError(`ledger leaves do not give the root of block ${this.head.height}`);
   }
 
