@@ -6,6 +6,8 @@ import { test, operatorApi, screenshot, tr, useLocale, type Locale } from './sup
  * asked for is listed with its state and attempts, in zh, en and ja, at three widths.
  */
 test('the operator sees the background jobs with their state and attempts', async ({ browser }) => {
+  // Three languages at three widths, each a reload: more than the default minute on a busy machine.
+  test.setTimeout(300_000);
   const op = await operatorApi(browser);
   try {
     const page = await op.context.newPage();
