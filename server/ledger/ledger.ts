@@ -163,11 +163,13 @@ export class Ledger {
     });
     this.sealing = reloaded;
     await reloaded;
-    if (!this.timer) {
+    // What the previous leader left waiting is sealed before this resolves (awaited: a caller's
+    // own sealNow right after never races a seal it did not ask for).
+    await this.sealSoon();
+    if (!this.timer && this.sealerFlag) {
       this.timer = setInterval(() => void this.sealSoon(), this.config.blockIntervalMs);
       this.timer.unref?.();
     }
-    void this.sealSoon();
   }
 
   /** Stops sealing (the leader lock was lost, or this process never had it). Waits for a seal in progress. */
