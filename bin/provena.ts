@@ -10,6 +10,7 @@
  *   provena agent --app <id> --watch <dir> [--once]   register a folder's files for an external application
  *   provena repo push --project <id> [--url <platform>] [<dir>]   register a repository's new commits (CI)
  *   provena verify-commit <dir> <commit> <proof.pdf>   check a commit of a clone against its proof
+ *   provena serve | work   the server as an API replica or a worker (PostgreSQL; docs/deploy.md)
  * Each command lives in bin/commands/. The offline ones (bin/offline-commands.ts) are also the
  * packed CLI (cli/, scripts/build-cli.ts); the server ones load the database modules only when run.
  */
@@ -25,6 +26,8 @@ export const COMMANDS: Record<string, Command> = {
   ...OFFLINE_COMMANDS,
   'ledger-verify': lazy('re-check the whole ledger in DATABASE_URL or DATA_DIR against its checkpoints (and chain anchors)', 'ledger-verify', async () => (await import('./commands/ledger-verify.ts')).ledgerVerifyCommand),
   'operator-create': lazy('create a platform operator (or reset its password) in DATABASE_URL or DATA_DIR', 'operator-create --login <id> --password <pw> [--name <name>] [--reset-totp]', async () => (await import('./commands/operator-create.ts')).operatorCreateCommand),
+  serve: lazy('run the API alone (a stateless replica: no sealer, no jobs, no timers); needs DATABASE_URL (docs/deploy.md)', 'serve', async () => (await import('./commands/roles.ts')).serveCommand),
+  work: lazy('run a worker (jobs; the sealer, anchoring and schedules while it holds the leader lock); needs DATABASE_URL (docs/deploy.md)', 'work', async () => (await import('./commands/roles.ts')).workCommand),
   keys: lazy('rotate or list the platform keys (block signing, proof signing, time-stamping)', 'keys rotate --purpose block|proof|tsa | list', async () => (await import('./commands/keys.ts')).keysCommand),
 };
 

@@ -37,6 +37,7 @@ import applicationRoutes from './routes/applications/index.ts';
 import openApiRoutes from './routes/open-api/index.ts';
 import partnerRoutes from './routes/partners/index.ts';
 import gptRoutes from './routes/gpt/index.ts';
+import { jobsPlugin, rolesStart } from './jobs/plugin.ts';
 
 export type AppOptions = { db: Db; config: DeploymentConfig; env: Env };
 
@@ -58,6 +59,7 @@ export default async function app(fastify: FastifyInstance, opts: AppOptions) {
   });
   await fastify.register(securityPlugin, { env: opts.env, config: opts.config });
   await fastify.register(servicesPlugin, opts);
+  await fastify.register(jobsPlugin);
   await fastify.register(ledgerPlugin);
   await fastify.register(configRoutes);
   await fastify.register(userRoutes);
@@ -87,4 +89,6 @@ export default async function app(fastify: FastifyInstance, opts: AppOptions) {
   await fastify.register(partnerRoutes);
   await fastify.register(gptRoutes);
   await fastify.register(staticPlugin, { appDir: opts.env.appDir, serveSourceMaps: opts.env.serveSourceMaps });
+  // Last: every plugin has defined its jobs and leader duties; start the queue and run for leader.
+  await fastify.register(rolesStart);
 }

@@ -39,7 +39,17 @@ export type Env = {
   serveSourceMaps: boolean;
   /** The chat assistant's model and limits (LLM_*, GPT_*; server/gpt/config.ts). */
   llm: LlmEnv;
+  /**
+   * PROVENA_ROLE: `all` (default, the embedded single process: API, sealer, jobs, timers),
+   * `serve` (a stateless API replica: no sealer, no jobs, no timers) or `work` (jobs, the
+   * sealer when elected leader, anchoring, timers; no public listener). serve and work share
+   * the queue and the sealer lock through PostgreSQL, so they need DATABASE_URL.
+   */
+  role: Role;
 };
+
+export const ROLES = ['all', 'serve', 'work'] as const;
+export type Role = (typeof ROLES)[number];
 
 export const SMS_PROVIDERS = ['outbox', 'webhook', 'aliyun', 'tencent'] as const;
 
@@ -156,6 +166,9 @@ export function readEnv(source: NodeJS.ProcessEnv = process.env): Env {
   if (!Number.isInteger(port) || port < 0 || port > 65535) problems.push(`PORT must be an integer 0–65535, got "${portText}"`);
   const databaseUrl = source.DATABASE_URL || undefined;
   if (databaseUrl && !/^postgres(ql)?:\/\//.test(databaseUrl)) problems.push('DATABASE_URL must start with postgres:// (leave it unset for the embedded SQLite database)');
+  const role = (source.PROVENA_ROLE || 'all') as Role;
+  if (!(ROLES as readonly string[]).includes(role)) problems.push(`PROVENA_ROLE must be one of ${ROLES.join(', ')}, got "${source.PROVENA_ROLE}"`);
+  else if (role !== 'all' && !databaseUrl) problems.push(`provena ${role} shares the job queue and the sealer lock with the other processes through PostgreSQL: set DATABASE_URL (the embedded SQLite default runs everything in one process: npm start)`);
   const storageUrl = source.STORAGE_URL || undefined;
   if (storageUrl && !/^(s3|file):\/\//.test(storageUrl)) problems.push('STORAGE_URL must start with s3:// or file://');
   const dataDir = path.resolve(source.DATA_DIR ?? './data');
@@ -207,6 +220,7 @@ export function readEnv(source: NodeJS.ProcessEnv = process.env): Env {
     appDir: path.resolve(source.APP_DIR ?? 'dist/app'),
     addressLimitFactor,
     bigscreenFrameAncestors,
+    role,
     ops: opsPort === null ? null : { port: opsPort, host: source.OPS_HOST || '127.0.0.1' },
     serveSourceMaps: isOn(source.SERVE_SOURCE_MAPS),
     llm,

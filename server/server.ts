@@ -36,6 +36,16 @@ async function main() {
   };
   process.on('SIGINT', () => void shutdown('SIGINT'));
   process.on('SIGTERM', () => void shutdown('SIGTERM'));
+  if (env.role === 'work') {
+    // A worker (issue 21): jobs, and the sealer when it leads; nothing on the public port.
+    await server.ready();
+    server.log.info(`Provena worker running (jobs: ${server.jobs.backend}; leader: ${server.leadership.isLeader ? 'yes' : 'standby'})`);
+    if (env.ops) {
+      ops = await startOpsServer(server, env.ops);
+      server.log.info(`operations (/healthz, /readyz, /metrics) at http://${env.ops.host}:${(ops.address() as { port: number }).port}`);
+    }
+    return;
+  }
   await server.listen({ port: env.port, host: env.host });
   if (env.ops) {
     ops = await startOpsServer(server, env.ops);

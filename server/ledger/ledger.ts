@@ -141,6 +141,83 @@ export class Ledger {
     await this.sealing.catch(() => null);
   }
 
+  /**
+   * Whether this process may seal on its own (the timer, a full block's hint). An API replica
+   * (`provena serve`) and a standby worker are not sealers; the elected leader is (issue 21).
+   */
+  get isSealer(): boolean {
+    return this.sealerFlag;
+  }
+
+  private sealerFlag = true;
+
+  /**
+   * Becomes the sealer (this process won the leader lock): the tree is rebuilt from the
+   * database first (never memory it did not load itself), then the timer seals.
+   */
+  async startSealing(): Promise<void> {
+    this.sealerFlag = true;
+    const reloaded = this.sealing.catch(() => null).then(async () => {
+      await this.reload();
+      return this.head;
+    });
+    this.sealing = reloaded;
+    await reloaded;
+    // What the previous leader left waiting is sealed before this resolves (awaited: a caller's
+    // own sealNow right after never races a seal it did not ask for).
+    await this.sealSoon();
+    if (!this.timer && this.sealerFlag) {
+      this.timer = setInterval(() => void this.sealSoon(), this.config.blockIntervalMs);
+      this.timer.unref?.();
+    }
+  }
+
+  /** Stops sealing (the leader lock was lost, or this process never had it). Waits for a seal in progress. */
+  async stopSealing(): Promise<void> {
+    this.sealerFlag = false;
+    clearInterval(this.timer);
+    this.timer = undefined;
+    await this.sealing.catch(() => null);
+  }
+
+  /**
+   * Follows blocks another process sealed: appends their leaves to the tree and moves the head
+   * (API replicas, standby workers, before a certificate pass). A tree that does not give the
+   * new head's root is thrown away and loaded again from the database.
+   */
+  catchUp(): Promise<BlockRow | null> {
+    const next = this.sealing.catch(() => null).then(() => this.catchUpOnce());
+    this.sealing = next;
+    return next;
+  }
+
+  private async catchUpOnce(): Promise<BlockRow | null> {
+    const dbHead = (await this.db.selectFrom('ledger_blocks').selectAll().orderBy('height', 'desc').limit(1).executeTakeFirst()) as BlockRow | undefined;
+    if (!dbHead || dbHead.hash === this.head?.hash) return this.head;
+    const before = this.tree.size;
+    const target = Number(dbHead.tree_size);
+    try {
+      for (let from = before; from < target; from += 50_000) {
+        const rows = await this.db
+          .selectFrom('ledger_entries')
+          .select(['leaf_index', 'leaf_hash'])
+          .where('leaf_index', '>=', from)
+          .where('leaf_index', '<', Math.min(target, from + 50_000))
+          .orderBy('leaf_index')
+          .execute();
+        for (const r of rows) {
+          if (Number(r.leaf_index) !== this.tree.size) throw new LedgerError(`ledger leaf ${this.tree.size} is missing`);
+          this.tree.append(fromHex(r.leaf_hash));
+        }
+      }
+      if (this.tree.size !== target || toHex(this.tree.root()) !== dbHead.root) throw new LedgerError('the followed tree does not give the head root');
+      this.head = dbHead;
+    } catch {
+      await this.reload();
+    }
+    return this.head;
+  }
+
   onSealed(listener: (block: BlockRow) => void): void {
     this.sealedListeners.push(listener);
   }
@@ -156,14 +233,18 @@ export class Ledger {
   /** Re-reads the sealed log from the database (at boot, and when another process sealed first). */
   private async reload(): Promise<void> {
     this.tree.truncate(0);
+    // The head first, then exactly its leaves: a block another process commits meanwhile
+    // (its leaves and its row in one transaction) is not half-seen; catchUp takes it next.
+    const head = ((await this.db.selectFrom('ledger_blocks').selectAll().orderBy('height', 'desc').limit(1).executeTakeFirst()) as BlockRow | undefined) ?? null;
+    const headSize = head ? Number(head.tree_size) : 0;
     const pageSize = 50_000;
-    for (let from = 0; ; from += pageSize) {
+    for (let from = 0; from < headSize; from += pageSize) {
       const rows = await this.db
         .selectFrom('ledger_entries')
         .select(['leaf_index', 'leaf_hash'])
         .where('leaf_index', 'is not', null)
         .where('leaf_index', '>=', from)
-        .where('leaf_index', '<', from + pageSize)
+        .where('leaf_index', '<', Math.min(headSize, from + pageSize))
         .orderBy('leaf_index')
         .execute();
       for (const r of rows) {
@@ -172,9 +253,14 @@ export class Ledger {
       }
       if (rows.length < pageSize) break;
     }
-    this.head = ((await this.db.selectFrom('ledger_blocks').selectAll().orderBy('height', 'desc').limit(1).executeTakeFirst()) as BlockRow | undefined) ?? null;
-    const headSize = this.head ? Number(this.head.tree_size) : 0;
+    this.head = head;
     if (headSize !== this.tree.size) throw new LedgerError(`ledger has ${this.tree.size} sealed leaves but block ${this.head?.height} says ${headSize}`);
+    // Leaves beyond the head's size (a block committed after the head was read) are fine; leaves without any block are not.
+    const beyond = await this.db.selectFrom('ledger_entries').select(['leaf_index']).where('leaf_index', '>=', headSize).orderBy('leaf_index').limit(1).executeTakeFirst();
+    if (beyond) {
+      const later = await this.db.selectFrom('ledger_blocks').select(['height']).where('height', '>', head?.height ?? 0).limit(1).executeTakeFirst();
+      if (!later) throw new LedgerError(`ledger has sealed leaves past block ${this.head?.height ?? 0} that no block holds`);
+    }
     if (this.head && toHex(this.tree.root()) !== this.head.root) throw new LedgerError(`ledger leaves do not give the root of block ${this.head.height}`);
   }
 
@@ -309,6 +395,7 @@ export class Ledger {
 
   /** Seals until nothing waits; errors are logged, not thrown (the timer calls this). */
   async sealSoon(): Promise<void> {
+    if (!this.sealerFlag) return;
     try {
       // Keep sealing while full blocks come out: a backlog drains at once, not one block per tick.
       for (let block = await this.sealNow(); block && block.entry_count >= this.config.maxBlockEntries; block = await this.sealNow()) {

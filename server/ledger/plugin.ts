@@ -44,30 +44,57 @@ export default fp<LedgerPluginOptions>(async function ledgerPlugin(app, opts) {
     ? new CheckpointAnchoring(app.db, evmAnchorer({ ...config.anchor, receiptTimeoutMs: Math.max(config.anchor.rpcTimeoutMs, config.anchor.intervalMs) }), () => ledger.currentCheckpoint(), config.anchor.intervalMs, app.log)
     : null;
   const proofs = new ProofJobs(app.db, ledger, app.log, anchoring);
-  ledger.onSealed(() => void proofs.kick());
+  // Certificates are a job (any worker takes it; at most one pass runs at a time across them):
+  // the worker first follows the blocks the leader sealed, then renders what waits.
+  app.jobs.define('proofs.render', async () => {
+    await ledger.catchUp();
+    await proofs.drain();
+  });
+  const renderSoon = () => void app.jobs.send('proofs.render').catch((error: unknown) => app.log.warn({ err: error }, 'could not queue certificate rendering'));
+  ledger.onSealed(renderSoon);
   const witnessing = config.witnesses.length ? new Witnessing(config.witnesses, (a, b) => ledger.consistencyProof(a, b), checkpoints, app.log) : null;
   if (witnessing) {
     ledger.onSealed(() => void ledger.currentCheckpoint().then((cp) => cp && witnessing.submit(cp)));
   }
-  anchoring?.onAnchored(() => void proofs.kick());
+  anchoring?.onAnchored(renderSoon);
   app.decorate('ledger', ledger);
   app.decorate('proofs', proofs);
   app.decorate('anchoring', anchoring);
   app.decorate('witnessing', witnessing);
   app.decorate('registerEntry', (input: RegisterInput, inTransaction?: InTransaction) => ledger.register(input, inTransaction));
   app.decorate('registerEntries', (inputs: RegisterInput[], inTransaction?: InTransactionMany) => ledger.registerMany(inputs, inTransaction));
+  // Sealing and anchoring belong to the leader only (issue 21): a standby worker and every API
+  // replica keep the tree loaded and follow the blocks the leader seals.
+  const isSealingOn = opts.isSealingTimerOn !== false && app.env.role !== 'serve';
+  let follower: NodeJS.Timeout | undefined;
   app.addHook('onReady', async () => {
-    await ledger.start({ isSealingTimerOn: opts.isSealingTimerOn });
-    if (opts.isSealingTimerOn !== false) anchoring?.start();
-    // Certificates that failed in an earlier run (a missing font, say) are retried at boot.
-    await app.db.updateTable('proofs').set({ error: null }).where('error', 'is not', null).execute();
-    void proofs.kick();
+    await ledger.start({ isSealingTimerOn: false });
+    await ledger.stopSealing();
+    follower = setInterval(() => {
+      if (!ledger.isSealer) void ledger.catchUp().catch((error: unknown) => app.log.warn({ err: error }, 'following the ledger failed'));
+    }, config.blockIntervalMs);
+    follower.unref();
   });
+  if (isSealingOn) {
+    app.leadership.onGained(async () => {
+      await ledger.startSealing();
+      anchoring?.start();
+      // Certificates that failed in an earlier run (a missing font, say) are retried when a leader starts.
+      await app.db.updateTable('proofs').set({ error: null }).where('error', 'is not', null).execute();
+      renderSoon();
+    });
+    app.leadership.onLost(async () => {
+      await ledger.stopSealing();
+      await anchoring?.stop();
+    });
+  }
   app.addHook('onClose', async () => {
+    clearInterval(follower);
     await ledger.stop();
     await anchoring?.stop();
     await witnessing?.idle();
-    await proofs.drain().catch(() => undefined);
+    // An API replica renders nothing; elsewhere a pass in progress finishes first.
+    if (app.env.role !== 'serve') await proofs.drain().catch(() => undefined);
     await proofs.close();
     anchoring?.anchorer.close();
   });

@@ -76,6 +76,14 @@ export default fp(async function operationsPlugin(app: FastifyInstance) {
       if (r?.t !== null && r?.t !== undefined) this.set(Math.max(0, (Date.now() - Number(r.t)) / 1000));
     },
   });
+  new Gauge({
+    name: 'provena_is_leader',
+    help: 'Whether this process holds the leader lock (sealer, anchoring, schedules): 1 or 0; API replicas never do',
+    registers: [registry],
+    collect() {
+      this.set(app.hasDecorator('leadership') && app.leadership.isLeader ? 1 : 0);
+    },
+  });
   app.decorate('metrics', registry);
 });
 

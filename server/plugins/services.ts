@@ -57,10 +57,13 @@ export default fp<ServicesOptions>(async function servicesPlugin(app, opts) {
       app.log.warn({ err: error }, 'sweep failed');
     }
   };
-  const sweeper = setInterval(() => void sweep(), 60 * 60 * 1000);
-  sweeper.unref();
-  app.addHook('onReady', sweep);
-  app.addHook('onClose', async () => clearInterval(sweeper));
+  // Cleanup is not an API replica's business (issue 21): `provena serve` runs no timers.
+  if (opts.env.role !== 'serve') {
+    const sweeper = setInterval(() => void sweep(), 60 * 60 * 1000);
+    sweeper.unref();
+    app.addHook('onReady', sweep);
+    app.addHook('onClose', async () => clearInterval(sweeper));
+  }
 
   app.addHook('onRequest', async (request) => {
     const token = request.cookies[SESSION_COOKIE];

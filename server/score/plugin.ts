@@ -42,7 +42,25 @@ export default fp<ScorePluginOptions>(async function scorePlugin(app, opts) {
   app.decorate('score', score);
   await app.register(scoreRoutes, { prefix: `${opts.base}/v1`, score });
 
-  if (opts.recomputeMinutes > 0) {
+  if (opts.recomputeMinutes > 0 && app.hasDecorator('jobs') && app.hasDecorator('leadership')) {
+    // In the platform (issue 21): the recompute is a job a worker runs, never an API replica's
+    // event loop; the leader asks for it shortly after it starts leading, then every recomputeMinutes.
+    app.jobs.define('score.recompute', async () => void (await score.recompute()), { retryLimit: 3, retryDelaySeconds: 30 });
+    let timer: NodeJS.Timeout | null = null;
+    const ask = () => void app.jobs.send('score.recompute').catch((error: unknown) => app.log.warn({ err: error }, 'could not queue the score recompute'));
+    app.leadership.onGained(async () => {
+      timer = setTimeout(function tick() {
+        ask();
+        timer = setTimeout(tick, opts.recomputeMinutes * 60_000);
+        timer.unref();
+      }, 3_000);
+      timer.unref();
+    });
+    app.leadership.onLost(async () => {
+      if (timer) clearTimeout(timer);
+      timer = null;
+    });
+  } else if (opts.recomputeMinutes > 0) {
     let timer: NodeJS.Timeout | null = null;
     let isClosing = false;
     let current: Promise<unknown> | null = null;

@@ -61,6 +61,8 @@ describe('the operations listener', () => {
     expect(after).toMatch(/^provena_ledger_height 1$/m);
     expect(after).toMatch(/^provena_sealer_lag_seconds 0$/m);
     expect(after).toMatch(/^provena_proof_queue_depth 1$/m);
+    // The embedded process leads (sealer, anchoring, schedules).
+    expect(after).toMatch(/^provena_is_leader 1$/m);
   });
 
   it('is not on the public port', async () => {

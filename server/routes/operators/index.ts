@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { APPLICATION_STATUS, EMPLOYEE_STATUS } from '../../../core/enterprise.ts';
-import type { OperatorApplicationDto } from '../../../core/api-types.ts';
+import type { OperatorApplicationDto, OperatorJobsDto } from '../../../core/api-types.ts';
 import { fail } from '../../errors.ts';
 import { verifyPasswordOrDummy } from '../../services/passwords.ts';
 import { insertEnterprise } from '../../services/enterprises.ts';
@@ -161,6 +161,16 @@ export default async function operatorRoutes(app: FastifyInstance) {
     reply.clearCookie(OPERATOR_COOKIE, cookieOptions);
     return { data: null };
   });
+
+  // Background jobs (issue 21): state, attempts and last error, newest first.
+  app.get<{ Querystring: { limit?: number } }>(
+    '/api/v1/operator/jobs',
+    { schema: { querystring: { type: 'object', properties: { limit: { type: 'integer', minimum: 1, maximum: 500 } } } } },
+    async (request): Promise<{ data: OperatorJobsDto }> => {
+      await requireOperator(request);
+      return { data: { backend: app.jobs.backend, items: await app.jobs.list(request.query.limit ?? 100) } };
+    },
+  );
 
   app.get('/api/v1/operator/me', async (request) => {
     const op = await requireOperator(request);

@@ -9,6 +9,7 @@ import type {
   OperatorApplicationDto,
   OperatorDto,
   OperatorAuditEntryDto,
+  OperatorJobsDto,
   OperatorLoginResult,
   UploadInfo,
   UserDto,
@@ -58,6 +59,7 @@ export const regenerateInvitationCode = () => api.put<{ invitation_code: string 
 export const operatorLogin = (body: { login_id: string; password: string; totp_code?: string; recovery_code?: string }) => api.post<OperatorLoginResult>('/v1/operator/tokens', body);
 export const fetchOperatorAudit = (page: number, pageSize: number) =>
   api.get<{ items: OperatorAuditEntryDto[]; total: number; page: number; page_size: number }>('/v1/operator/audit', { query: { page, page_size: pageSize } });
+export const fetchOperatorJobs = () => api.get<OperatorJobsDto>('/v1/operator/jobs');
 export const operatorLogout = () => api.delete<null>('/v1/operator/tokens');
 export const fetchOperator = () => api.get<OperatorDto>('/v1/operator/me');
 export const fetchApplications = (status?: number) => api.get<OperatorApplicationDto[]>('/v1/operator/applications', { query: { status } });

@@ -14,6 +14,7 @@ import { ReviewActions, ReviewQueue, ReviewStatus } from '@/components/review-qu
 import { OperatorKeyRequests } from './operator-key-requests.tsx';
 import { fetchApplications, fetchOperator, operatorLogout, reviewApplication } from './enterprise-api.ts';
 import { OperatorAudit, OperatorLogin } from './operator-security.tsx';
+import { OperatorJobs } from './operator-jobs.tsx';
 import { localizedMessage } from '@/components/localized.ts';
 import { msg } from '@lingui/core/macro';
 
@@ -159,6 +160,9 @@ function Console({ operator, onLogout, sections }: { operator: OperatorDto; onLo
               {i18n._(section.label)}
             </Tabs.Tab>
           ))}
+          <Tabs.Tab value="jobs" data-testid="operator-tab-jobs">
+            {t`Jobs`}
+          </Tabs.Tab>
           <Tabs.Tab value="audit" data-testid="operator-tab-audit">
             {t`Audit log`}
           </Tabs.Tab>
@@ -174,6 +178,9 @@ function Console({ operator, onLogout, sections }: { operator: OperatorDto; onLo
             {section.render()}
           </Tabs.Panel>
         ))}
+        <Tabs.Panel value="jobs">
+          <OperatorJobs />
+        </Tabs.Panel>
         <Tabs.Panel value="audit">
           <OperatorAudit />
         </Tabs.Panel>
