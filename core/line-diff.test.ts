@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { isBinary, lineCounts } from './line-diff.ts';
+import { countLines, isBinary, lineCounts, lineHashes } from './line-diff.ts';
 
 const t = (s: string) => new TextEncoder().encode(s);
 
@@ -30,5 +30,17 @@ describe('lineCounts: git diff --numstat over lines', () => {
     expect(isBinary(new Uint8Array([1, 0, 2]))).toBe(true);
     expect(lineCounts(new Uint8Array([0, 1]), t('a\n'))).toBeNull();
     expect(lineCounts(t('a\nb\nc\n'), t('x\ny\nz\n'), 2)).toBeNull();
+  });
+
+  it('hashed lines (what the reader keeps per blob) count the same as the text lines', () => {
+    const pairs: Array<[string, string]> = [
+      ['one\ntwo\nthree\nfour\nfive\nsix\n', 'zero\none\nthree\nfour!\nfive\nsix\nseven\n'],
+      ['a\nb', 'a\nb\n'],
+      ['', 'x\n'],
+      ['中文\n', '中文\n更多\n'],
+    ];
+    for (const [a, b] of pairs) expect(countLines(lineHashes(t(a)), lineHashes(t(b)))).toEqual(lineCounts(t(a), t(b)));
+    expect(lineHashes(t('a\nb')).length).toBe(2);
+    expect(lineHashes(t('')).length).toBe(0);
   });
 });

@@ -11,8 +11,8 @@ export function isBinary(bytes: Uint8Array): boolean {
   return false;
 }
 
-/** The lines of a file (each with its end of line), interned as numbers shared by both sides. */
-function lineIds(bytes: Uint8Array, ids: Map<string, number>, decoder: TextDecoder): number[] {
+/** The lines of a file (each with its end of line), interned as numbers shared by both sides (and by every version of a history). */
+export function lineIds(bytes: Uint8Array, ids: Map<string, number>, decoder: TextDecoder = new TextDecoder()): number[] {
   const text = decoder.decode(bytes);
   const out: number[] = [];
   let start = 0;
@@ -31,8 +31,34 @@ function lineIds(bytes: Uint8Array, ids: Map<string, number>, decoder: TextDecod
   return out;
 }
 
+/**
+ * The lines of a file (each with its end of line) as numbers: two independent 32-bit hashes of
+ * the line's bytes, joined into one 53-bit value. No text is decoded and no string is made; two
+ * different lines share a number with a chance of about 2^-53 per pair.
+ */
+export function lineHashes(bytes: Uint8Array): Float64Array {
+  let count = 0;
+  for (let i = 0; i < bytes.length; i++) if (bytes[i] === 10) count++;
+  if (bytes.length && bytes[bytes.length - 1] !== 10) count++;
+  const out = new Float64Array(count);
+  let h1 = 0x811c9dc5;
+  let h2 = 0x9e3779b9;
+  let at = 0;
+  for (let i = 0; i < bytes.length; i++) {
+    const b = bytes[i]!;
+    h1 = Math.imul(h1 ^ b, 0x01000193);
+    h2 = Math.imul(h2 ^ b, 0x5bd1e995) ^ (h2 >>> 15);
+    if (b === 10 || i === bytes.length - 1) {
+      out[at++] = (h1 >>> 0) * 0x200000 + ((h2 >>> 0) & 0x1fffff);
+      h1 = 0x811c9dc5;
+      h2 = 0x9e3779b9;
+    }
+  }
+  return out;
+}
+
 /** The length of the shortest edit script between a and b, or -1 beyond `maxD` edits. */
-function editDistance(a: number[], b: number[], maxD: number): number {
+function editDistance(a: ArrayLike<number>, b: ArrayLike<number>, maxD: number): number {
   const n = a.length;
   const m = b.length;
   const offset = maxD + 1;
@@ -52,6 +78,11 @@ function editDistance(a: number[], b: number[], maxD: number): number {
   return -1;
 }
 
+function typedSlice(a: ArrayLike<number>, start: number, end: number): ArrayLike<number> {
+  if (a instanceof Float64Array || a instanceof Int32Array) return a.subarray(start, end);
+  return Array.prototype.slice.call(a, start, end) as number[];
+}
+
 export type LineCounts = { added: number; removed: number } | null;
 
 /**
@@ -63,18 +94,23 @@ export function lineCounts(before: Uint8Array | null, after: Uint8Array | null, 
   if ((before && isBinary(before)) || (after && isBinary(after))) return null;
   const ids = new Map<string, number>();
   const decoder = new TextDecoder();
-  const a = before ? lineIds(before, ids, decoder) : [];
-  const b = after ? lineIds(after, ids, decoder) : [];
+  return countLines(before ? lineIds(before, ids, decoder) : [], after ? lineIds(after, ids, decoder) : [], maxD);
+}
+
+/** The same over interned lines (the reader keeps each blob's lines between its two commits). */
+export function countLines(a: ArrayLike<number>, b: ArrayLike<number>, maxD = 20_000): LineCounts {
   let head = 0;
   while (head < a.length && head < b.length && a[head] === b[head]) head++;
   let tail = 0;
   while (tail < a.length - head && tail < b.length - head && a[a.length - 1 - tail] === b[b.length - 1 - tail]) tail++;
-  const ma = a.slice(head, a.length - tail);
-  const mb = b.slice(head, b.length - tail);
-  if (ma.length === 0 || mb.length === 0) return { added: mb.length, removed: ma.length };
-  const d = editDistance(ma, mb, Math.min(maxD, ma.length + mb.length));
+  const n = a.length - head - tail;
+  const m = b.length - head - tail;
+  if (n === 0 || m === 0) return { added: m, removed: n };
+  const ma = typedSlice(a, head, a.length - tail);
+  const mb = typedSlice(b, head, b.length - tail);
+  const d = editDistance(ma, mb, Math.min(maxD, n + m));
   if (d < 0) return null;
-  // d = removed + added, and added - removed = |mb| - |ma|.
-  const added = (d + mb.length - ma.length) / 2;
+  // d = removed + added, and added - removed = m - n.
+  const added = (d + m - n) / 2;
   return { added, removed: d - added };
 }

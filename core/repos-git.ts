@@ -9,7 +9,7 @@
 import git from 'isomorphic-git';
 import { sha256 as nobleSha256 } from '@noble/hashes/sha2.js';
 import { COMMIT_CHANGES_MAX, COMMIT_RECORD_FORMAT, type CommitChange, type CommitChanges, type CommitPerson, type CommitRecord } from './repos.ts';
-import { lineCounts } from './line-diff.ts';
+import { countLines, isBinary, lineHashes } from './line-diff.ts';
 
 /** The subset of a promise-based `fs` that isomorphic-git calls. */
 export type GitFs = { promises: Record<string, (...args: never[]) => Promise<unknown>> } | Record<string, unknown>;
@@ -48,6 +48,8 @@ export type ReadOptions = {
 
 /** Files larger than this get no line counts (their digest is still listed). */
 const LINE_COUNT_MAX_BYTES = 1024 * 1024;
+/** A change needing more line edits than this gets no line counts (a rewrite: the diff would cost more than it tells). */
+const LINE_DIFF_MAX_EDITS = 2000;
 
 const HEX = '0123456789abcdef';
 function hex(bytes: Uint8Array): string {
@@ -92,10 +94,14 @@ function personOf(line: string): CommitPerson {
  * read: on a packed history that was most of the time spent (a CPU profile of the fixture: stat,
  * readdir, open and the ENOENT errors, ahead of inflating).
  */
+const LOOSE_MISSING = Object.assign(new Error('ENOENT: no such loose object'), { code: 'ENOENT' });
+const NO_PATH = Object.assign(new Error('EINVAL: readFile without a path'), { code: 'EINVAL' });
+
 function readOnlyCachedFs(fs: GitFs): GitFs {
   type P = Record<string, (...args: unknown[]) => Promise<unknown>>;
   const inner = ((fs as { promises?: P }).promises ?? fs) as P;
   const listings = new Map<string, Promise<string[]>>();
+  const looseNames = new Map<string, Promise<Set<string>>>();
   const stats = new Map<string, Promise<unknown>>();
   const readdir = (path: string): Promise<string[]> => {
     let p = listings.get(path);
@@ -112,11 +118,16 @@ function readOnlyCachedFs(fs: GitFs): GitFs {
     async readFile(path: unknown, options?: unknown) {
       // isomorphic-git calls readFile() with no path on every API call, to see whether it
       // answers a promise: Node builds a full error (with its stack) for that each time.
-      if (typeof path !== 'string') throw fsError('EINVAL', 'readFile');
+      if (typeof path !== 'string') throw NO_PATH;
       const m = LOOSE.exec(String(path));
       if (m) {
-        const names = await readdir(m[1]!).catch(() => [] as string[]);
-        if (!names.includes(m[2]!)) throw fsError('ENOENT', String(path));
+        let names = looseNames.get(m[1]!);
+        if (!names) {
+          names = readdir(m[1]!).then((list) => new Set(list), () => new Set<string>());
+          looseNames.set(m[1]!, names);
+        }
+        // One shared error: isomorphic-git reads only its code, and a stack per miss was a visible cost.
+        if (!(await names).has(m[2]!)) throw LOOSE_MISSING;
       }
       return inner.readFile!(path, options);
     },
@@ -146,6 +157,9 @@ export class CommitRecorder {
   private readonly blobs = new Map<string, string>();
   private readonly treeDigests = new Map<string, { sha256: string; count: number }>();
   private readonly lineCache = new Map<string, Uint8Array[]>();
+  private readonly lineIdCache = new Map<string, Float64Array | null>();
+  /** Set when changes are computed: a blob's lines are kept as it is first hashed (no second read). */
+  withLines = false;
   bytes = 0;
   objects = 0;
 
@@ -228,6 +242,7 @@ export class CommitRecorder {
       this.objects++;
       this.bytes += blob.length;
       digest = await sha256(blob);
+      if (this.withLines) this.keepLines(oid, blob);
       this.blobs.set(oid, digest);
     }
     return digest;
@@ -337,10 +352,27 @@ export class CommitRecorder {
     };
   }
 
-  private async blobBytes(oid: string): Promise<Uint8Array> {
+  /**
+   * A text blob's lines as interned ids (null: binary or too large), kept for a while: the new
+   * version of a file in one commit is the old one in the next.
+   */
+  private keepLines(oid: string, blob: Uint8Array): Float64Array | null {
+    const lines = blob.length > LINE_COUNT_MAX_BYTES || isBinary(blob) ? null : lineHashes(blob);
+    this.lineIdCache.set(oid, lines);
+    if (this.lineIdCache.size > 4096) this.lineIdCache.delete(this.lineIdCache.keys().next().value!);
+    return lines;
+  }
+
+  private async blobLines(oid: string): Promise<Float64Array | null> {
+    if (this.lineIdCache.has(oid)) {
+      const hit = this.lineIdCache.get(oid)!;
+      this.lineIdCache.delete(oid); // most recently used last
+      this.lineIdCache.set(oid, hit);
+      return hit;
+    }
     const { blob } = await git.readBlob({ ...this.args, oid });
     this.objects++;
-    return blob;
+    return this.keepLines(oid, blob);
   }
 
   /**
@@ -394,8 +426,9 @@ export class CommitRecorder {
       let counts: { added: number; removed: number } | null = null;
       const isBlob = (e: TreeEntry | null) => !e || e.type === 'blob';
       if (isBlob(d.old) && isBlob(d.next)) {
-        const [before, after] = [d.old ? await this.blobBytes(d.old.oid) : null, d.next ? await this.blobBytes(d.next.oid) : null];
-        if ((before?.length ?? 0) <= LINE_COUNT_MAX_BYTES && (after?.length ?? 0) <= LINE_COUNT_MAX_BYTES) counts = lineCounts(before, after);
+        const before = d.old ? await this.blobLines(d.old.oid) : new Float64Array(0);
+        const after = d.next ? await this.blobLines(d.next.oid) : new Float64Array(0);
+        if (before && after) counts = countLines(before, after, LINE_DIFF_MAX_EDITS);
       }
       added += counts?.added ?? 0;
       removed += counts?.removed ?? 0;
@@ -461,6 +494,7 @@ export async function readCommitRecords(
   opts: ReadOptions,
 ): Promise<{ records: CommitRecord[]; tips: Array<{ ref: string; commit: string }>; changes: Map<string, CommitChanges> }> {
   const recorder = new CommitRecorder(opts.fs, opts.gitdir);
+  recorder.withLines = opts.withChanges === true;
   await recorder.checkFormat();
   const tips = await recorder.tips();
   const todo = await recorder.unknownCommits(
