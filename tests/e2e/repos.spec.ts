@@ -32,7 +32,7 @@ function commit(dir: string, files: Record<string, string>, message: string): st
  * one new commit; the commit page shows its SWHIDs and serves its proof.
  */
 test('a repository folder registered in the browser, then the CLI pushes only the new commit', async ({ browser, baseURL }) => {
-  test.setTimeout(420_000);
+  test.setTimeout(720_000);
   const owner = await person(browser, 'zh', '张三');
   await createEnterprise(owner, '源码存证');
   const { page } = owner;
