@@ -22,8 +22,9 @@ const PUSH_HELP = `  --project <id>   the project's number (on its page in the p
   --url <platform> the platform's address (default: PROVENA_URL)
   <repo dir>       the repository (default: the current directory); every branch and tag is read
 Environment: PROVENA_TOKEN, a project token made on the project page (shown once; revocable).
-Only the commits the platform does not have yet are computed and sent; only hashes and
-metadata leave this machine (docs/proof-format.md, "Commit records").
+Only the commits the platform does not have yet are computed and sent, each with its changed
+paths and line counts; then the branches and tags, so that a rewritten history (force-push)
+is flagged on the project. Only hashes and metadata leave this machine (docs/repos.md).
 Exit codes: 0 pushed (or nothing new), 1 refused by the platform, 2 usage or unreadable repository.
 `;
 
