@@ -43,7 +43,7 @@ function ChangedPaths({ changes, hasParent }: { changes: CommitChanges | null; h
         ) : (
           <>
             <Text size="sm" data-testid="commit-changes-summary">
-              {hasParent ? t`${changes.files} files changed against the first parent` : t`${changes.files} files in the first commit`}
+              {hasParent ? t`Files changed against the first parent: ${changes.files}` : t`Files in the first commit: ${changes.files}`}
               {' · '}
               <Text span c="green" fw={600}>{`+${changes.added}`}</Text> <Text span c="red" fw={600}>{`−${changes.removed}`}</Text>
             </Text>

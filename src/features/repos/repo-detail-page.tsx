@@ -139,7 +139,7 @@ function RegisterFromFolder({ project, onRegistered }: { project: RepoProjectDto
         )}
         {stage.kind === 'done' && stage.orphaned > 0 && (
           <Alert color="orange" data-testid="repo-force-pushed">
-            {t`This push rewrote the history: ${stage.orphaned} registered commits are no longer on any branch or tag. Their proofs stay valid.`}
+            {t`This push rewrote the history. Registered commits no longer on any branch or tag: ${stage.orphaned}. Their proofs stay valid.`}
           </Alert>
         )}
         {stage.kind === 'failed' && (
@@ -341,7 +341,7 @@ function RefList({ refs, current, onPick }: { refs: RepoRefsDto; current: string
         ) : (
           <>
             <Text size="xs" c="dimmed">
-              {t`${branches.length} branches, ${tags.length} tags. Pick one to list only its commits.`}
+              {t`Branches: ${branches.length}, tags: ${tags.length}. Pick one to list only its commits.`}
             </Text>
             <Group gap={6}>{branches.map(chip)}</Group>
             {tags.length > 0 && <Group gap={6}>{tags.map(chip)}</Group>}
@@ -359,7 +359,7 @@ function ForcePushes({ refs, projectId }: { refs: RepoRefsDto; projectId: number
   return (
     <Alert color="orange" title={t`History rewritten (force-push)`} data-testid="repo-force-pushes">
       <Stack gap={6}>
-        <Text size="sm">{t`${refs.orphaned_count} registered commits are no longer on any branch or tag. They stay registered and their proofs stay valid.`}</Text>
+        <Text size="sm">{t`Registered commits no longer on any branch or tag: ${refs.orphaned_count}. They stay registered and their proofs stay valid.`}</Text>
         {refs.force_pushes.slice(0, 5).map((f) => (
           <Text key={`${f.ref_name}-${f.detected_at}-${f.new_commit}`} size="xs" style={{ overflowWrap: 'anywhere' }}>
             {t`${i18n.date(new Date(f.detected_at), { dateStyle: 'medium', timeStyle: 'short' })}, ${f.user_name}: ${f.ref_name} moved from ${f.old_commit.slice(0, 12)} to ${f.new_commit.slice(0, 12)}`}
