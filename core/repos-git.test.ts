@@ -121,6 +121,41 @@ describe('commit records of small repositories', () => {
     expect(swhids(merge.commit, merge.tree)).toEqual({ rev: `swh:1:rev:${merge.commit}`, dir: `swh:1:dir:${merge.tree}` });
   });
 
+  it('changed paths against the first parent: the same paths and line counts as git diff-tree --numstat', async () => {
+    const dir = repo();
+    const binary = Buffer.from(Array.from({ length: 3000 }, (_, i) => (i * 37) % 256));
+    commitFiles(dir, { 'a.txt': 'one\ntwo\nthree\n', 'src/deep/x.ts': 'x\n', 'logo.bin': binary, '文档/说明.md': '中文\n' }, 'root');
+    commitFiles(dir, { 'a.txt': 'zero\none\nthree!\n', 'src/deep/y.ts': 'y\ny\n' }, 'edit');
+    git(dir, ['rm', '-q', 'src/deep/x.ts']);
+    fs.writeFileSync(path.join(dir, 'logo.bin'), Buffer.concat([binary, Buffer.from([0, 1])]));
+    commitFiles(dir, { '文档/说明.md': '中文\n更多\n' }, 'delete, binary, non-ASCII');
+    git(dir, ['checkout', '-q', '-b', 'side', 'HEAD~1']);
+    commitFiles(dir, { 'side.txt': 's\n' }, 'side');
+    git(dir, ['checkout', '-q', 'main']);
+    git(dir, ['merge', '-q', '--no-ff', '-m', 'merge', 'side']);
+    const { records, changes } = await readCommitRecords({ fs, gitdir: gitdirOf(dir), withChanges: true });
+    expect(records).toHaveLength(5);
+    for (const r of records) {
+      const native = git(dir, ['-c', 'core.quotepath=off', 'diff-tree', '--numstat', '-r', '--no-renames', ...(r.parents[0] ? [r.parents[0], r.commit] : ['--root', r.commit])])
+        .split('\n')
+        .filter((l) => /\t/.test(l))
+        .map((l) => {
+          const [added, removed, p] = l.split('\t') as [string, string, string];
+          return { path: p, added: added === '-' ? null : Number(added), removed: removed === '-' ? null : Number(removed) };
+        });
+      const ours = changes.get(r.commit)!;
+      expect(ours.paths.map((c) => ({ path: c.path, added: c.added, removed: c.removed })).sort((a, b) => (a.path < b.path ? -1 : 1)), r.commit).toEqual(native.sort((a, b) => (a.path < b.path ? -1 : 1)));
+      expect(ours.files).toBe(native.length);
+    }
+    const edit = changes.get(records[1]!.commit)!;
+    expect(edit).toMatchObject({ files: 2, added: 4, removed: 2, truncated: false });
+    const y = edit.paths.find((c) => c.path === 'src/deep/y.ts')!;
+    expect(y).toMatchObject({ status: 'A', old_sha256: null, sha256: sha256('y\ny\n') });
+    const third = changes.get(records[2]!.commit)!;
+    expect(third.paths.find((c) => c.path === 'src/deep/x.ts')).toMatchObject({ status: 'D', sha256: null, old_sha256: sha256('x\n'), added: 0, removed: 1 });
+    expect(third.paths.find((c) => c.path === 'logo.bin')).toMatchObject({ status: 'M', added: null, removed: null });
+  });
+
   it('known commits are not walked again: one new commit gives one record', async () => {
     const dir = repo();
     commitFiles(dir, { 'a.txt': '1' }, 'one');

@@ -8,7 +8,8 @@
  */
 import git from 'isomorphic-git';
 import { sha256 as nobleSha256 } from '@noble/hashes/sha2.js';
-import { COMMIT_RECORD_FORMAT, type CommitPerson, type CommitRecord } from './repos.ts';
+import { COMMIT_CHANGES_MAX, COMMIT_RECORD_FORMAT, type CommitChange, type CommitChanges, type CommitPerson, type CommitRecord } from './repos.ts';
+import { countLines, isBinary, lineHashes } from './line-diff.ts';
 
 /** The subset of a promise-based `fs` that isomorphic-git calls. */
 export type GitFs = { promises: Record<string, (...args: never[]) => Promise<unknown>> } | Record<string, unknown>;
@@ -41,7 +42,14 @@ export type ReadOptions = {
   known?: ReadonlySet<string>;
   onProgress?: (p: RecordProgress) => void;
   signal?: AbortSignal;
+  /** Also compute each commit's changed paths with line counts against its first parent. */
+  withChanges?: boolean;
 };
+
+/** Files larger than this get no line counts (their digest is still listed). */
+const LINE_COUNT_MAX_BYTES = 1024 * 1024;
+/** A change needing more line edits than this gets no line counts (a rewrite: the diff would cost more than it tells). */
+const LINE_DIFF_MAX_EDITS = 2000;
 
 const HEX = '0123456789abcdef';
 function hex(bytes: Uint8Array): string {
@@ -79,6 +87,62 @@ function personOf(line: string): CommitPerson {
   return { name: m[1]!, email_sha256: hex(nobleSha256(encoder.encode(m[2]!))), time: Number(m[3]), tz: m[4]! };
 }
 
+/**
+ * The repository is only read while a recorder runs, so directory listings and stats are read
+ * once; a loose object missing from its directory's listing is answered "not found" without a
+ * system call. isomorphic-git looks every object up loose first and lists objects/pack on every
+ * read: on a packed history that was most of the time spent (a CPU profile of the fixture: stat,
+ * readdir, open and the ENOENT errors, ahead of inflating).
+ */
+const LOOSE_MISSING = Object.assign(new Error('ENOENT: no such loose object'), { code: 'ENOENT' });
+const NO_PATH = Object.assign(new Error('EINVAL: readFile without a path'), { code: 'EINVAL' });
+
+function readOnlyCachedFs(fs: GitFs): GitFs {
+  type P = Record<string, (...args: unknown[]) => Promise<unknown>>;
+  const inner = ((fs as { promises?: P }).promises ?? fs) as P;
+  const listings = new Map<string, Promise<string[]>>();
+  const looseNames = new Map<string, Promise<Set<string>>>();
+  const stats = new Map<string, Promise<unknown>>();
+  const readdir = (path: string): Promise<string[]> => {
+    let p = listings.get(path);
+    if (!p) {
+      p = inner.readdir!(path) as Promise<string[]>;
+      listings.set(path, p);
+    }
+    return p;
+  };
+  const LOOSE = /^(.*\/objects\/[0-9a-f]{2})\/([0-9a-f]{38}|[0-9a-f]{62})$/;
+  const promises: P = {
+    ...Object.fromEntries(Object.entries(inner).filter(([, v]) => typeof v === 'function').map(([k, v]) => [k, (...args: unknown[]) => (v as (...a: unknown[]) => Promise<unknown>).apply(inner, args)])),
+    readdir: (path: unknown) => readdir(String(path)),
+    async readFile(path: unknown, options?: unknown) {
+      // isomorphic-git calls readFile() with no path on every API call, to see whether it
+      // answers a promise: Node builds a full error (with its stack) for that each time.
+      if (typeof path !== 'string') throw NO_PATH;
+      const m = LOOSE.exec(String(path));
+      if (m) {
+        let names = looseNames.get(m[1]!);
+        if (!names) {
+          names = readdir(m[1]!).then((list) => new Set(list), () => new Set<string>());
+          looseNames.set(m[1]!, names);
+        }
+        // One shared error: isomorphic-git reads only its code, and a stack per miss was a visible cost.
+        if (!(await names).has(m[2]!)) throw LOOSE_MISSING;
+      }
+      return inner.readFile!(path, options);
+    },
+    stat(path: unknown) {
+      let p = stats.get(String(path));
+      if (!p) {
+        p = inner.stat!(path);
+        stats.set(String(path), p);
+      }
+      return p;
+    },
+  };
+  return { promises };
+}
+
 type TreeEntry = { mode: string; path: string; oid: string; type: 'blob' | 'tree' | 'commit' };
 
 /**
@@ -92,11 +156,15 @@ export class CommitRecorder {
   private readonly trees = new Map<string, TreeEntry[]>();
   private readonly blobs = new Map<string, string>();
   private readonly treeDigests = new Map<string, { sha256: string; count: number }>();
+  private readonly lineCache = new Map<string, Uint8Array[]>();
+  private readonly lineIdCache = new Map<string, Float64Array | null>();
+  /** Set when changes are computed: a blob's lines are kept as it is first hashed (no second read). */
+  withLines = false;
   bytes = 0;
   objects = 0;
 
   constructor(fs: GitFs, gitdir: string) {
-    this.fs = fs;
+    this.fs = readOnlyCachedFs(fs);
     this.gitdir = gitdir;
   }
 
@@ -174,6 +242,7 @@ export class CommitRecorder {
       this.objects++;
       this.bytes += blob.length;
       digest = await sha256(blob);
+      if (this.withLines) this.keepLines(oid, blob);
       this.blobs.set(oid, digest);
     }
     return digest;
@@ -195,18 +264,44 @@ export class CommitRecorder {
     return out.map(({ mode, sha256: digest, path }) => ({ mode, sha256: digest, path }));
   }
 
+  /**
+   * The encoded listing lines of a tree at a path prefix, in path byte order. Cached by tree id
+   * and prefix: a subtree unchanged since an earlier commit is not walked again, and its lines
+   * are reused as they are. Ordering the children by name, with "/" after a directory's name,
+   * is the byte order of the full paths (a name holds no "/").
+   */
+  private async listingLines(treeOid: string, prefix: string): Promise<Uint8Array[]> {
+    const key = `${treeOid}\0${prefix}`;
+    let lines = this.lineCache.get(key);
+    if (!lines) {
+      const children = (await this.tree(treeOid)).map((e) => ({ e, key: encoder.encode(e.type === 'tree' ? `${e.path}/` : e.path) }));
+      children.sort((a, b) => compareBytes(a.key, b.key));
+      lines = [];
+      for (const { e } of children) {
+        const path = prefix + e.path;
+        if (e.type === 'tree') {
+          for (const line of await this.listingLines(e.oid, `${path}/`)) lines.push(line);
+        } else {
+          // A submodule (gitlink) has no blob here: its line carries the commit id it points to.
+          lines.push(encoder.encode(`${e.mode} ${e.type === 'commit' ? e.oid : await this.blobDigest(e.oid)} ${path}\0`));
+        }
+      }
+      this.lineCache.set(key, lines);
+    }
+    return lines;
+  }
+
   async treeDigest(treeOid: string): Promise<{ sha256: string; count: number }> {
     let d = this.treeDigests.get(treeOid);
     if (!d) {
-      const listing = await this.treeListing(treeOid);
-      const parts = listing.map((l) => encoder.encode(`${l.mode} ${l.sha256} ${l.path}\0`));
-      const all = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
+      const lines = await this.listingLines(treeOid, '');
+      const all = new Uint8Array(lines.reduce((n, p) => n + p.length, 0));
       let at = 0;
-      for (const p of parts) {
+      for (const p of lines) {
         all.set(p, at);
         at += p.length;
       }
-      d = { sha256: await sha256(all), count: listing.length };
+      d = { sha256: await sha256(all), count: lines.length };
       this.treeDigests.set(treeOid, d);
     }
     return d;
@@ -255,6 +350,91 @@ export class CommitRecorder {
       tree_sha256: digest.sha256,
       file_count: digest.count,
     };
+  }
+
+  /**
+   * A text blob's lines as interned ids (null: binary or too large), kept for a while: the new
+   * version of a file in one commit is the old one in the next.
+   */
+  private keepLines(oid: string, blob: Uint8Array): Float64Array | null {
+    const lines = blob.length > LINE_COUNT_MAX_BYTES || isBinary(blob) ? null : lineHashes(blob);
+    this.lineIdCache.set(oid, lines);
+    if (this.lineIdCache.size > 4096) this.lineIdCache.delete(this.lineIdCache.keys().next().value!);
+    return lines;
+  }
+
+  private async blobLines(oid: string): Promise<Float64Array | null> {
+    if (this.lineIdCache.has(oid)) {
+      const hit = this.lineIdCache.get(oid)!;
+      this.lineIdCache.delete(oid); // most recently used last
+      this.lineIdCache.set(oid, hit);
+      return hit;
+    }
+    const { blob } = await git.readBlob({ ...this.args, oid });
+    this.objects++;
+    return this.keepLines(oid, blob);
+  }
+
+  /**
+   * The paths that differ between two trees (null: the empty tree), walking only subtrees whose
+   * ids differ: an unchanged directory is one comparison, however large.
+   */
+  private async diffTrees(oldOid: string | null, newOid: string | null, prefix: string, out: Array<{ path: string; old: TreeEntry | null; next: TreeEntry | null }>): Promise<void> {
+    if (oldOid === newOid) return;
+    const before = new Map((oldOid ? await this.tree(oldOid) : []).map((e) => [e.path, e]));
+    const after = new Map((newOid ? await this.tree(newOid) : []).map((e) => [e.path, e]));
+    for (const name of new Set([...before.keys(), ...after.keys()])) {
+      const o = before.get(name) ?? null;
+      const n = after.get(name) ?? null;
+      if (o && n && o.oid === n.oid && o.mode === n.mode) continue;
+      const path = prefix + name;
+      const oTree = o?.type === 'tree' ? o : null;
+      const nTree = n?.type === 'tree' ? n : null;
+      if (oTree || nTree) await this.diffTrees(oTree?.oid ?? null, nTree?.oid ?? null, `${path}/`, out);
+      const oFile = o && o.type !== 'tree' ? o : null;
+      const nFile = n && n.type !== 'tree' ? n : null;
+      if (oFile || nFile) out.push({ path, old: oFile, next: nFile });
+    }
+  }
+
+  /** A file entry's line in the tree listing: the blob's SHA-256, or a submodule's commit id (not a digest: no line counts). */
+  private async entryDigest(e: TreeEntry | null): Promise<string | null> {
+    if (!e || e.type === 'commit') return null;
+    return this.blobDigest(e.oid);
+  }
+
+  /** The commit's changed paths against its first parent (every path for a root commit), with line counts. */
+  async changes(record: CommitRecord): Promise<CommitChanges> {
+    let parentTree: string | null = null;
+    const first = record.parents[0];
+    if (first) {
+      try {
+        ({ commit: { tree: parentTree } } = await git.readCommit({ ...this.args, oid: first }));
+      } catch {
+        parentTree = null; // a shallow boundary: the parent is not here; every path counts as added
+      }
+    }
+    const diff: Array<{ path: string; old: TreeEntry | null; next: TreeEntry | null }> = [];
+    await this.diffTrees(parentTree, record.tree, '', diff);
+    diff.sort((a, b) => compareBytes(encoder.encode(a.path), encoder.encode(b.path)));
+    let added = 0;
+    let removed = 0;
+    const paths: CommitChange[] = [];
+    for (const d of diff) {
+      const status: CommitChange['status'] = !d.old ? 'A' : !d.next ? 'D' : 'M';
+      const [sha, oldSha] = [await this.entryDigest(d.next), await this.entryDigest(d.old)];
+      let counts: { added: number; removed: number } | null = null;
+      const isBlob = (e: TreeEntry | null) => !e || e.type === 'blob';
+      if (isBlob(d.old) && isBlob(d.next)) {
+        const before = d.old ? await this.blobLines(d.old.oid) : new Float64Array(0);
+        const after = d.next ? await this.blobLines(d.next.oid) : new Float64Array(0);
+        if (before && after) counts = countLines(before, after, LINE_DIFF_MAX_EDITS);
+      }
+      added += counts?.added ?? 0;
+      removed += counts?.removed ?? 0;
+      if (paths.length < COMMIT_CHANGES_MAX) paths.push({ path: d.path, status, sha256: sha, old_sha256: oldSha, added: counts?.added ?? null, removed: counts?.removed ?? null });
+    }
+    return { files: diff.length, added, removed, paths, truncated: diff.length > paths.length };
   }
 
   /** The commits reachable from `tips` and not in `known`, parents before children (oldest first). */
@@ -310,8 +490,11 @@ export class CommitRecorder {
 }
 
 /** Every not-yet-known commit of the repository, with its record, oldest first. */
-export async function readCommitRecords(opts: ReadOptions): Promise<{ records: CommitRecord[]; tips: Array<{ ref: string; commit: string }> }> {
+export async function readCommitRecords(
+  opts: ReadOptions,
+): Promise<{ records: CommitRecord[]; tips: Array<{ ref: string; commit: string }>; changes: Map<string, CommitChanges> }> {
   const recorder = new CommitRecorder(opts.fs, opts.gitdir);
+  recorder.withLines = opts.withChanges === true;
   await recorder.checkFormat();
   const tips = await recorder.tips();
   const todo = await recorder.unknownCommits(
@@ -320,12 +503,15 @@ export async function readCommitRecords(opts: ReadOptions): Promise<{ records: C
     opts.signal,
   );
   const records: CommitRecord[] = [];
+  const changes = new Map<string, CommitChanges>();
   for (const oid of todo) {
     if (opts.signal?.aborted) throw new RepoReadError('cancelled', 'cancelled');
-    records.push(await recorder.record(oid));
+    const record = await recorder.record(oid);
+    records.push(record);
+    if (opts.withChanges) changes.set(oid, await recorder.changes(record));
     opts.onProgress?.({ done: records.length, total: todo.length, bytes: recorder.bytes, objects: recorder.objects });
   }
-  return { records, tips };
+  return { records, tips, changes };
 }
 
 /** One commit's record (verify-commit), or commit_not_found. */

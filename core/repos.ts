@@ -187,6 +187,10 @@ export type RepoCommitDto = {
   block_height: number | null;
   registered_at: number;
   registrant_name: string;
+  /** When a force-push left the commit unreachable from every reported ref (its proof stays valid); null otherwise. */
+  orphaned_at: number | null;
+  /** Changed paths against the first parent (the commit detail only; null when the reader sent none). */
+  changes: CommitChanges | null;
 };
 
 /** GET /repos/overview (§2 repos/global): the enterprise's code at a glance, within the caller's §6 view. */
@@ -204,3 +208,67 @@ export type RepoOverviewDto = {
 export type RepoTokenDto = { token_id: number; prefix: string; created_by_name: string; created_at: number; revoked_at: number | null; last_used_at: number | null };
 
 export type CommitBatchResponse = { registered: number; already: number; commits: Array<{ commit_id: string; dip_id: string; is_new: boolean }> };
+
+// ---- refs, force-pushes and changed paths (migration 0028) ----------------------------------
+
+/** A ref a push reports: branches, tags and remote branches, each with the commit it points to (tags peeled). */
+export type RepoRefInput = { ref: string; commit: string };
+export const REF_NAME_PATTERN = /^refs\/(?:heads|tags|remotes)\/[^\s\0]{1,250}$/;
+/** The most refs one PUT /refs carries. */
+export const REFS_MAX = 5000;
+
+export type RepoRefDto = { name: string; kind: 'branch' | 'tag' | 'remote'; short_name: string; commit_id: string; updated_at: number };
+export type RepoForcePushDto = { ref_name: string; old_commit: string; new_commit: string; orphaned: string[]; detected_at: number; user_name: string };
+export type RepoRefsDto = { refs: RepoRefDto[]; force_pushes: RepoForcePushDto[]; orphaned_count: number };
+export type RefsUpdateResponse = { updated: number; skipped: string[]; force_pushes: Array<{ ref_name: string; orphaned: number }> };
+
+export function refKind(name: string): { kind: RepoRefDto['kind']; short_name: string } {
+  if (name.startsWith('refs/heads/')) return { kind: 'branch', short_name: name.slice(11) };
+  if (name.startsWith('refs/tags/')) return { kind: 'tag', short_name: name.slice(10) };
+  return { kind: 'remote', short_name: name.replace(/^refs\/remotes\//, '') };
+}
+
+/**
+ * One changed path of a commit against its first parent (all paths added for a root commit),
+ * as the reader computed it from `.git`: informational metadata next to the record, not part of
+ * what is registered. The SHA-256 are the blob digests of the tree listings (tree_sha256 of this
+ * commit and of its parent commits to them); the line counts are a line diff (LCS) of the two
+ * blob versions, null for a binary or very large file.
+ */
+export type CommitChange = {
+  path: string;
+  /** A added, D deleted, M modified (content or mode). */
+  status: 'A' | 'D' | 'M';
+  sha256: string | null;
+  old_sha256: string | null;
+  added: number | null;
+  removed: number | null;
+};
+/** At most this many changed paths are kept per commit (the totals count them all). */
+export const COMMIT_CHANGES_MAX = 500;
+export type CommitChanges = { files: number; added: number; removed: number; paths: CommitChange[]; truncated: boolean };
+
+const CHANGE_STATUS = new Set(['A', 'D', 'M']);
+const count = (v: unknown) => v === null || (typeof v === 'number' && Number.isSafeInteger(v) && v >= 0);
+const digestOrNull = (v: unknown) => v === null || (typeof v === 'string' && HEX64.test(v));
+
+/** The changes sent beside a record, checked; null when anything is off (the batch is refused on that item). */
+export function parseCommitChanges(value: unknown): CommitChanges | null {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return null;
+  const c = value as Record<string, unknown>;
+  if (!count(c.files) || !count(c.added) || !count(c.removed) || c.files === null || c.added === null || c.removed === null) return null;
+  if (!Array.isArray(c.paths) || c.paths.length > COMMIT_CHANGES_MAX || typeof c.truncated !== 'boolean') return null;
+  const paths: CommitChange[] = [];
+  for (const item of c.paths as unknown[]) {
+    if (typeof item !== 'object' || item === null) return null;
+    const p = item as Record<string, unknown>;
+    if (typeof p.path !== 'string' || p.path.length === 0 || p.path.length > 4096) return null;
+    if (typeof p.status !== 'string' || !CHANGE_STATUS.has(p.status)) return null;
+    if (!digestOrNull(p.sha256) || !digestOrNull(p.old_sha256) || !count(p.added) || !count(p.removed)) return null;
+    paths.push({ path: p.path, status: p.status as CommitChange['status'], sha256: p.sha256 as string | null, old_sha256: p.old_sha256 as string | null, added: p.added as number | null, removed: p.removed as number | null });
+  }
+  return { files: c.files as number, added: c.added as number, removed: c.removed as number, paths, truncated: c.truncated };
+}
+
+/** A commit id prefix the commit list and the search accept: 7 to 64 hex digits. */
+export const COMMIT_PREFIX_PATTERN = /^[0-9a-f]{7,64}$/;

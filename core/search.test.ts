@@ -31,6 +31,12 @@ describe('classifySearchInput: DNA, fingerprint or invalid (§2 search box)', ()
     expect(classifySearchInput(` ${'AB'.repeat(20)} `)).toEqual({ kind: 'commit', keyword: 'ab'.repeat(20) });
   });
 
+  it('a commit id prefix of 7 to 39 hex digits is a commit (git shows 7)', () => {
+    expect(classifySearchInput(' ABCDEF1 ')).toEqual({ kind: 'commit', keyword: 'abcdef1' });
+    expect(classifySearchInput('abcdef')).toEqual({ kind: 'invalid' });
+    expect(classifySearchInput('abcdefg')).toEqual({ kind: 'invalid' });
+  });
+
   it('anything else is invalid and never reaches the server', () => {
     for (const text of ['hello', '0x1234', `0x${HEX}0`, `0x${HEX.slice(1)}`, `0x${HEX}.`, `0x${HEX}.tar.gz`, `0x${HEX}.${'a'.repeat(17)}`, `${HEX.slice(0, 63)}g`, '合同.pdf', `x${'a'.repeat(200)}`, "pv' or 1=1 --"]) {
       expect(classifySearchInput(text), text).toEqual({ kind: 'invalid' });

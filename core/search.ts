@@ -29,7 +29,7 @@ export type SearchInput =
   | { kind: 'dna'; keyword: string }
   /** A file fingerprint: `0x` + SHA-256 (with or without the 0x, any case) and an optional extension, normalized to lower case. */
   | { kind: 'hash'; keyword: string; digest: string }
-  /** A git commit id (40 hex, SHA-1 object format), lower-cased (source-code commits). */
+  /** A git commit id (40 hex, SHA-1 object format) or its prefix of 7 or more hex digits, lower-cased (source-code commits). */
   | { kind: 'commit'; keyword: string }
   | { kind: 'invalid' };
 
@@ -47,7 +47,7 @@ export function classifySearchInput(raw: string): SearchInput {
   if (DNA_PATTERN.test(text)) return { kind: 'dna', keyword: text };
   const m = HASH.exec(text);
   if (m) return { kind: 'hash', keyword: `0x${m[1]}${m[2] ?? ''}`, digest: m[1] as string };
-  if (/^[0-9a-f]{40}$/.test(text)) return { kind: 'commit', keyword: text };
+  if (/^[0-9a-f]{7,40}$/.test(text)) return { kind: 'commit', keyword: text };
   return { kind: 'invalid' };
 }
 

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { readCommitRecord, readCommitRecords, RepoReadError } from '../../core/repos-git.ts';
-import { COMMIT_BATCH_MAX, commitRecordDigest, PROJECT_TOKEN_PATTERN, type CommitBatchResponse, type CommitRecord } from '../../core/repos.ts';
+import { COMMIT_BATCH_MAX, commitRecordDigest, PROJECT_TOKEN_PATTERN, REFS_MAX, type CommitBatchResponse, type CommitRecord, type RefsUpdateResponse } from '../../core/repos.ts';
 import { areFlagsValid, EXIT, parseVerifyArgs, trustedRootsFor, verifyAndReport, VERIFY_HELP } from './verify.ts';
 
 /** The `.git` directory of a working tree, a bare repository, or a worktree/submodule (`.git` file). */
@@ -22,8 +22,9 @@ const PUSH_HELP = `  --project <id>   the project's number (on its page in the p
   --url <platform> the platform's address (default: PROVENA_URL)
   <repo dir>       the repository (default: the current directory); every branch and tag is read
 Environment: PROVENA_TOKEN, a project token made on the project page (shown once; revocable).
-Only the commits the platform does not have yet are computed and sent; only hashes and
-metadata leave this machine (docs/proof-format.md, "Commit records").
+Only the commits the platform does not have yet are computed and sent, each with its changed
+paths and line counts; then the branches and tags, so that a rewritten history (force-push)
+is flagged on the project. Only hashes and metadata leave this machine (docs/repos.md).
 Exit codes: 0 pushed (or nothing new), 1 refused by the platform, 2 usage or unreadable repository.
 `;
 
@@ -49,22 +50,31 @@ async function api<T>(o: PushOptions, method: string, pathName: string, body?: u
 export class PushError extends Error {}
 
 /** Reads the repository, asks which commits are known, and sends the others' records in batches, oldest first. */
-export async function pushRepository(o: PushOptions): Promise<{ registered: number; already: number; computed: number }> {
+export async function pushRepository(o: PushOptions): Promise<{ registered: number; already: number; computed: number; forcePushes: RefsUpdateResponse['force_pushes'] }> {
   const gitdir = findGitdir(o.dir);
   if (!gitdir) throw new RepoReadError(`${o.dir} is not a git repository`, 'not_a_repository');
   const known = new Set(await api<string[]>(o, 'GET', '/known-commits'));
   const started = Date.now();
-  const { records } = await readCommitRecords({ fs, gitdir, known });
+  const { records, tips, changes } = await readCommitRecords({ fs, gitdir, known, withChanges: true });
   o.log?.(`${records.length} new commit(s) to register (${known.size} already registered), computed in ${((Date.now() - started) / 1000).toFixed(1)} s`);
   let registered = 0;
   let already = 0;
   for (let i = 0; i < records.length; i += COMMIT_BATCH_MAX) {
-    const batch = records.slice(i, i + COMMIT_BATCH_MAX);
+    // Each record travels with its changed paths (informational, beside what is registered).
+    const batch = records.slice(i, i + COMMIT_BATCH_MAX).map((r) => ({ ...r, changes: changes.get(r.commit) }));
     const answer = await api<CommitBatchResponse>(o, 'POST', '/commits', { commits: batch });
     registered += answer.registered;
     already += answer.already;
   }
-  return { registered, already: already + known.size, computed: records.length };
+  // Then the branches and tags: the platform lists them and flags a rewritten history.
+  const refs = tips.filter((t) => t.ref !== 'HEAD');
+  const forcePushes: RefsUpdateResponse['force_pushes'] = [];
+  for (let i = 0; i < refs.length || i === 0; i += REFS_MAX) {
+    const answer = await api<RefsUpdateResponse>(o, 'PUT', '/refs', { refs: refs.slice(i, i + REFS_MAX) });
+    forcePushes.push(...answer.force_pushes);
+  }
+  for (const f of forcePushes) o.log?.(`force-push on ${f.ref_name}: ${f.orphaned} registered commit(s) no longer reachable (their proofs stay valid)`);
+  return { registered, already: already + known.size, computed: records.length, forcePushes };
 }
 
 /** `provena repo push --project <id> [--url <platform>] [<repo dir>]`. */

@@ -27,6 +27,7 @@ import { certificateLocale } from './migrations/0023-certificate-locale.ts';
 import { repos } from './migrations/0024-repos.ts';
 import { applications } from './migrations/0025-applications.ts';
 import { gpt } from './migrations/0026-gpt.ts';
+import { repoRefs } from './migrations/0028-repo-refs.ts';
 import { sealerFencing } from './migrations/0030-sealer-fencing.ts';
 
 export type Db = Kysely<Database>;
@@ -54,6 +55,7 @@ export function migrations(dialect: Dialect): Record<string, Migration> {
     '0024-repos': repos(dialect),
     '0025-applications': applications(dialect),
     '0026-gpt': gpt(dialect),
+    '0028-repo-refs': repoRefs(dialect),
     '0030-sealer-fencing': sealerFencing(),
   };
 }

@@ -427,6 +427,27 @@ export type RepoCommitsTable = {
   dna: string;
   credits: Generated<number>;
   created_at: number;
+  /** When a force-push left it unreachable from every reported ref (migration 0028). */
+  orphaned_at: number | null;
+  /** JSON CommitChange[]: changed paths with line counts against the first parent, as the reader computed them. */
+  changes: string | null;
+};
+export type RepoRefsTable = {
+  id: Generated<number>;
+  project_id: number;
+  name: string;
+  commit_id: string;
+  updated_at: number;
+};
+export type RepoForcePushesTable = {
+  id: Generated<number>;
+  project_id: number;
+  ref_name: string;
+  old_commit: string;
+  new_commit: string;
+  orphaned: Generated<string>;
+  user_id: number;
+  detected_at: number;
 };
 /** Partner applications from the partners page. */
 export type PartnerContractsTable = {
@@ -492,6 +513,8 @@ export type Database = {
   repo_projects: RepoProjectsTable;
   repo_tokens: RepoTokensTable;
   repo_commits: RepoCommitsTable;
+  repo_refs: RepoRefsTable;
+  repo_force_pushes: RepoForcePushesTable;
   partner_contracts: PartnerContractsTable;
   gpt_conversations: GptConversationsTable;
   gpt_messages: GptMessagesTable;

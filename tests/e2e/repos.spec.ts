@@ -32,7 +32,7 @@ function commit(dir: string, files: Record<string, string>, message: string): st
  * one new commit; the commit page shows its SWHIDs and serves its proof.
  */
 test('a repository folder registered in the browser, then the CLI pushes only the new commit', async ({ browser, baseURL }) => {
-  test.setTimeout(420_000);
+  test.setTimeout(720_000);
   const owner = await person(browser, 'zh', '张三');
   await createEnterprise(owner, '源码存证');
   const { page } = owner;
@@ -77,11 +77,29 @@ test('a repository folder registered in the browser, then the CLI pushes only th
   await page.getByTestId('repo-folder-input').setInputFiles(dir);
   await expect(page.getByTestId('repo-registered')).toContainText('4');
 
+  // Branches and tags as pushed; a tag filters the list to its history, so does a commit-id prefix.
+  git(dir, ['tag', 'v1', third]);
+  await page.getByTestId('repo-folder-input').setInputFiles(dir);
+  await expect(page.getByTestId('repo-refs').getByTestId('ref-main')).toBeVisible();
+  await expect(page.getByTestId('repo-refs').getByTestId('ref-v1')).toBeVisible();
+  await page.getByTestId('ref-v1').click();
+  await expect(page.getByTestId('commit-table').locator('tbody tr')).toHaveCount(3);
+  await page.getByTestId('ref-v1').click();
+  await expect(page.getByTestId('commit-table').locator('tbody tr')).toHaveCount(4);
+  await page.getByTestId('filter-commit').fill(fourth.slice(0, 5));
+  await expect(page.getByText(tr('zh', 'Type at least 7 characters of the commit id (0–9, a–f).'))).toBeVisible();
+  await page.getByTestId('filter-commit').fill(fourth.slice(0, 8).toUpperCase());
+  await expect(page.getByTestId('commit-table').locator('tbody tr')).toHaveCount(1);
+  await expect(page.getByTestId(`commit-${fourth}`)).toBeVisible();
+  await page.getByTestId('filter-commit').fill('');
+
   // The commit page: metadata, SWHIDs linking to Software Heritage, the proof once generated.
   await page.getByTestId(`commit-${third}`).getByRole('link').click();
   await expect(page.getByTestId('commit-id')).toContainText(third);
   await expect(page.getByTestId('commit-swhid')).toContainText(`swh:1:rev:${third}`);
   await expect(page.getByTestId('commit-swhid').locator(`a[href="https://archive.softwareheritage.org/swh:1:rev:${third}"]`)).toHaveCount(1);
+  // Its changed files against the parent, with line counts computed in the browser.
+  await expect(page.getByTestId('change-docs/设计.md')).toContainText('+1');
   await expect(page.getByTestId('commit-proof')).toBeEnabled({ timeout: 90_000 });
   const download = page.waitForEvent('download');
   await page.getByTestId('commit-proof').click();
@@ -96,6 +114,18 @@ test('a repository folder registered in the browser, then the CLI pushes only th
   await expect(page).toHaveURL(/\/dashboard\/repos\/global\/developers$/);
   await expect(page.getByTestId('global-developer-table')).toContainText('王小明');
 
+  // A force-push: the last commit rewritten and pushed by the CLI; the project flags it, the old
+  // commit is orphaned and keeps its proof.
+  git(dir, ['commit', '-q', '--amend', '-m', 'pay (rewritten)']);
+  const rewritten = execFileSync(process.execPath, ['bin/provena.ts', 'repo', 'push', '--project', projectId!, dir], { encoding: 'utf8', env: { ...process.env, PROVENA_URL: baseURL!, PROVENA_TOKEN: token } });
+  expect(rewritten).toContain('force-push on refs/heads/main: 1 registered commit(s) no longer reachable');
+  await page.goto(`/dashboard/repos/detail/${projectId}`);
+  await expect(page.getByTestId('repo-force-pushes')).toBeVisible();
+  await expect(page.getByTestId(`orphaned-${fourth}`)).toBeVisible();
+  await page.goto(`/dashboard/repos/detail/${projectId}/${fourth}`);
+  await expect(page.getByTestId('commit-orphaned')).toBeVisible();
+  await expect(page.getByTestId('commit-proof')).toBeEnabled({ timeout: 90_000 });
+
   // Screens in the three languages at desktop, middle and mobile widths.
   const screens = [
     ['list', '/dashboard/repos'],
@@ -103,6 +133,7 @@ test('a repository folder registered in the browser, then the CLI pushes only th
     ['global', '/dashboard/repos/global'],
     ['project', `/dashboard/repos/detail/${projectId}`],
     ['commit', `/dashboard/repos/detail/${projectId}/${third}`],
+    ['orphaned', `/dashboard/repos/detail/${projectId}/${fourth}`],
   ] as const;
   for (const locale of ['zh', 'en', 'ja'] as const) {
     await page.evaluate((l) => localStorage.setItem('locale', l), locale);

@@ -145,6 +145,8 @@ describe('the route table', () => {
       hash: () => newIdentity(),
       // Well-formed commit records: the walk asks as a real push would.
       commits: () => [fakeRecord(), fakeRecord()],
+      // A push's refs, well formed: reporting refs registers nothing, whoever asks.
+      refs: () => [{ ref: 'refs/heads/main', commit: fakeRecord().commit }],
     };
     type Schema = { type?: string | string[]; properties?: Record<string, Schema>; items?: Schema; enum?: unknown[] };
     const valueOf = (name: string, schema: Schema): unknown => {

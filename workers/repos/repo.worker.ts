@@ -2,13 +2,13 @@
 import './buffer-shim.ts';
 import { expose } from 'comlink';
 import { memoryFs, readCommitRecords, RepoReadError, type RecordProgress, type RepoReadReason } from '../../core/repos-git.ts';
-import type { CommitRecord } from '../../core/repos.ts';
+import type { CommitChanges, CommitRecord } from '../../core/repos.ts';
 
 /** One picked file: its path inside the picked folder (webkitRelativePath) and the File. */
 export type PickedFile = { path: string; file: File };
 
 export type ComputeResult =
-  | { ok: true; records: CommitRecord[]; tips: Array<{ ref: string; commit: string }>; ms: number; bytes: number }
+  | { ok: true; records: CommitRecord[]; tips: Array<{ ref: string; commit: string }>; changes: Map<string, CommitChanges>; ms: number; bytes: number }
   | { ok: false; reason: RepoReadReason; detail: string };
 
 /**
@@ -42,17 +42,18 @@ const api = {
     const fs = memoryFs(files.filter((f) => f.path.startsWith(`${gitdir}/`)).map((f) => ({ path: f.path, size: f.file.size, read: async () => new Uint8Array(await f.file.arrayBuffer()) })));
     let bytes = 0;
     try {
-      const { records, tips } = await readCommitRecords({
+      const { records, tips, changes } = await readCommitRecords({
         fs,
         gitdir: `/${gitdir}`,
         known: new Set(known),
+        withChanges: true,
         onProgress: (p) => {
           bytes = p.bytes;
           // At most ~20 messages a second to the page.
           if (p.done === p.total || p.done % 25 === 0) onProgress?.(p);
         },
       });
-      return { ok: true, records, tips, ms: performance.now() - started, bytes };
+      return { ok: true, records, tips, changes, ms: performance.now() - started, bytes };
     } catch (error) {
       if (error instanceof RepoReadError) return { ok: false, reason: error.reason, detail: error.message };
       return { ok: false, reason: 'not_a_repository', detail: error instanceof Error ? error.message : String(error) };

@@ -9,9 +9,14 @@ import {
   checkRepoDescription,
   checkRepoName,
   checkRepoUrl,
+  COMMIT_PREFIX_PATTERN,
+  REF_NAME_PATTERN,
+  REFS_MAX,
   commitRecordDigest,
   encodeCommitRecord,
+  parseCommitChanges,
   parseCommitRecord,
+  type CommitChanges,
   type CommitBatchResponse,
   type CommitRecord,
   type RepoOverviewDto,
@@ -29,7 +34,11 @@ import {
   COMMIT_COLUMNS,
   PROJECT_COLUMNS,
   commitDto,
+  commitGraph,
   commitRows,
+  projectRefs,
+  reachableFrom,
+  updateRefs,
   managesRepo,
   newProjectToken,
   projectDtos,
@@ -308,10 +317,18 @@ export default async function repoRoutes(app: FastifyInstance) {
       const a = await access(request, request.params.project_id, { isTokenAllowed: true });
       if (!managesRepo(a.viewer, a.project.owner_user_id)) throw new ApiError('forbidden', undefined, 403);
       const records = new Map<string, CommitRecord>();
+      const changesOf = new Map<string, CommitChanges>();
       for (const [index, item] of request.body.commits.entries()) {
         const record = parseCommitRecord(item);
         if (!record) fail('invalid_param', `commits[${index}]`);
         records.set(record.commit, record);
+        // Changed paths with line counts, beside the record (not part of what is registered).
+        const changes = (item as { changes?: unknown }).changes;
+        if (changes !== undefined) {
+          const parsed = parseCommitChanges(changes);
+          if (!parsed) fail('invalid_param', `commits[${index}].changes`);
+          changesOf.set(record.commit, parsed);
+        }
       }
       const enterprise = await db.selectFrom('enterprises').select(['name']).where('id', '=', a.project.enterprise_id).executeTakeFirstOrThrow();
       const locale = requestLocale(request);
@@ -358,6 +375,8 @@ export default async function repoRoutes(app: FastifyInstance) {
                     dna: reg.dna,
                     credits: chargedEach,
                     created_at: now,
+                    orphaned_at: null,
+                    changes: changesOf.has(r.commit) ? JSON.stringify(changesOf.get(r.commit)) : null,
                   };
                 });
                 for (let i = 0; i < rows.length; i += 200) await trx.insertInto('repo_commits').values(rows.slice(i, i + 200)).execute();
@@ -379,9 +398,19 @@ export default async function repoRoutes(app: FastifyInstance) {
     },
   );
 
-  app.get<{ Params: { project_id: number }; Querystring: { page?: number; page_size?: number; author?: string; from?: number; to?: number } }>(
+  /**
+   * The commit list, newest author time first: filtered by ref (the commits reachable from a
+   * branch or tag, over the stored graph), author (part of the name), author time (from/to,
+   * ms) and commit id prefix (q: 7 to 64 hex digits).
+   */
+  app.get<{ Params: { project_id: number }; Querystring: { page?: number; page_size?: number; author?: string; from?: number; to?: number; ref?: string; q?: string } }>(
     '/api/v1/repos/:project_id/commits',
-    { schema: { params: projectParam, querystring: { type: 'object', properties: { ...paging, author: { type: 'string', maxLength: 100 }, from: maxSafe, to: maxSafe } } } },
+    {
+      schema: {
+        params: projectParam,
+        querystring: { type: 'object', properties: { ...paging, author: { type: 'string', maxLength: 100 }, from: maxSafe, to: maxSafe, ref: { type: 'string', maxLength: 300 }, q: { type: 'string', maxLength: 80 } } },
+      },
+    },
     async (request) => {
       const a = await access(request, request.params.project_id, { isTokenAllowed: true });
       const { page, size, offset } = pageOf(request.query, config.tablePageSize);
@@ -390,10 +419,71 @@ export default async function repoRoutes(app: FastifyInstance) {
       if (author) q = q.where(sql<boolean>`lower(c.author_name) like lower(${`%${author.replace(/[\\%_]/g, (c) => `\\${c}`)}%`}) escape '\\'`);
       if (request.query.from !== undefined) q = q.where('c.author_time', '>=', request.query.from);
       if (request.query.to !== undefined) q = q.where('c.author_time', '<=', request.query.to);
-      const total = await q.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
-      const rows = (await q.select([...COMMIT_COLUMNS]).orderBy('c.author_time', 'desc').orderBy('c.id', 'desc').limit(size).offset(offset).execute()) as CommitRow[];
-      const data: Paged<ReturnType<typeof commitDto>> = { items: rows.map(commitDto), page, page_size: size, total: Number(total.n) };
+      const prefix = request.query.q?.trim().toLowerCase();
+      if (prefix) {
+        if (!COMMIT_PREFIX_PATTERN.test(prefix)) fail('invalid_param', 'q');
+        q = q.where('c.commit_id', 'like', `${prefix}%`);
+      }
+      const ordered = <T extends typeof q>(query: T) => query.orderBy('c.author_time', 'desc').orderBy('c.id', 'desc');
+      let total: number;
+      let rows: CommitRow[];
+      const refName = request.query.ref?.trim();
+      if (refName) {
+        const ref = await db.selectFrom('repo_refs').select('commit_id').where('project_id', '=', a.project.id).where('name', '=', refName).executeTakeFirst();
+        if (!ref) fail('not_found', 'ref');
+        const reach = reachableFrom(await commitGraph(db, a.project.id), [ref.commit_id]);
+        const ids = (await ordered(q).select(['c.id', 'c.commit_id']).execute()).filter((r) => reach.has(r.commit_id)).map((r) => Number(r.id));
+        total = ids.length;
+        const pageIds = ids.slice(offset, offset + size);
+        rows = pageIds.length ? ((await ordered(commitRows(db, a.project.id).where('c.id', 'in', pageIds)).select([...COMMIT_COLUMNS]).execute()) as CommitRow[]) : [];
+      } else {
+        total = Number((await q.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n);
+        rows = (await ordered(q).select([...COMMIT_COLUMNS]).limit(size).offset(offset).execute()) as CommitRow[];
+      }
+      const data: Paged<ReturnType<typeof commitDto>> = { items: rows.map(commitDto), page, page_size: size, total };
       return { data };
+    },
+  );
+
+  /** The branches and tags the last pushes reported, and the force-pushes detected. Session or token. */
+  app.get<{ Params: { project_id: number } }>('/api/v1/repos/:project_id/refs', { schema: { params: projectParam } }, async (request) => {
+    const a = await access(request, request.params.project_id, { isTokenAllowed: true });
+    return { data: await projectRefs(db, a.project.id) };
+  });
+
+  /**
+   * A push reports its refs after its commits (the owner or an administrator, by session or
+   * token): refs are recorded, and a ref moved off its previous history is a force-push whose
+   * orphaned commits are flagged (services/repos.ts updateRefs).
+   */
+  app.put<{ Params: { project_id: number }; Body: { refs: Array<{ ref: string; commit: string }> } }>(
+    '/api/v1/repos/:project_id/refs',
+    {
+      schema: {
+        params: projectParam,
+        body: body(
+          {
+            refs: {
+              type: 'array',
+              maxItems: REFS_MAX,
+              items: { type: 'object', properties: { ref: { type: 'string', maxLength: 300 }, commit: { type: 'string', maxLength: 64 } }, required: ['ref', 'commit'] },
+            },
+          },
+          ['refs'],
+        ),
+      },
+    },
+    async (request) => {
+      const a = await access(request, request.params.project_id, { isTokenAllowed: true });
+      if (!managesRepo(a.viewer, a.project.owner_user_id)) throw new ApiError('forbidden', undefined, 403);
+      const refs: Array<{ ref: string; commit: string }> = [];
+      for (const [index, r] of request.body.refs.entries()) {
+        const commit = r.commit.toLowerCase();
+        if (!REF_NAME_PATTERN.test(r.ref)) fail('invalid_param', `refs[${index}].ref`);
+        if (!OID.test(commit)) fail('invalid_param', `refs[${index}].commit`);
+        refs.push({ ref: r.ref, commit });
+      }
+      return { data: await updateRefs(db, a.project.id, a.userId, refs) };
     },
   );
 
@@ -403,7 +493,7 @@ export default async function repoRoutes(app: FastifyInstance) {
     const isDna = DNA_PATTERN.test(id);
     if (!OID.test(id) && !isDna) fail('not_found', 'commit_id');
     const row = (await commitRows(db, a.project.id)
-      .select([...COMMIT_COLUMNS])
+      .select([...COMMIT_COLUMNS, 'c.changes'])
       .where(isDna ? 'c.dna' : 'c.commit_id', '=', id)
       .executeTakeFirst()) as CommitRow | undefined;
     if (!row) fail('not_found', 'commit_id');

@@ -1,5 +1,5 @@
 import { useState, type ReactNode } from 'react';
-import { Anchor, Breadcrumbs, Button, Card, Code, Group, Paper, SimpleGrid, Stack, Text, Title } from '@mantine/core';
+import { Alert, Anchor, Badge, Breadcrumbs, Button, Card, Code, Group, Paper, ScrollArea, SimpleGrid, Stack, Table, Text, Title, Tooltip } from '@mantine/core';
 import { IconDownload, IconExternalLink } from '@tabler/icons-react';
 import { Trans, useLingui } from '@lingui/react/macro';
 import { Link } from 'wouter';
@@ -10,7 +10,7 @@ import { useLoaded } from '@/api/use-loaded.ts';
 import { Copyable } from '@/components/copyable.tsx';
 import { PageLoader } from '@/components/page-loader.tsx';
 import { ProofBadge, useProofPoll } from '@/components/proof-status.tsx';
-import { SOFTWARE_HERITAGE_BROWSE, swhids } from '../../../core/repos.ts';
+import { SOFTWARE_HERITAGE_BROWSE, swhids, type CommitChanges } from '../../../core/repos.ts';
 import { downloadCommitProof, fetchCommit, fetchRepo } from './repos-api.ts';
 import { projectPath, REPOS_PATH } from './repos-labels.ts';
 
@@ -22,6 +22,85 @@ function Field({ label, children, testId }: { label: string; children: ReactNode
       </Text>
       <div style={{ minWidth: 0, overflowWrap: 'anywhere' }}>{children}</div>
     </Stack>
+  );
+}
+
+/** The changed paths against the first parent, with line counts, as the reader computed them. */
+function ChangedPaths({ changes, hasParent }: { changes: CommitChanges | null; hasParent: boolean }) {
+  const { t } = useLingui();
+  const status = { A: t`Added`, D: t`Deleted`, M: t`Modified` } as const;
+  const color = { A: 'green', D: 'red', M: 'blue' } as const;
+  return (
+    <Card withBorder radius="md" padding="lg" data-testid="commit-changes">
+      <Stack gap="xs">
+        <Title order={2} size="h4">
+          <Trans>Changed files</Trans>
+        </Title>
+        {changes === null ? (
+          <Text size="sm" c="dimmed">
+            <Trans>Not sent with this commit (registered by an earlier version of the reader).</Trans>
+          </Text>
+        ) : (
+          <>
+            <Text size="sm" data-testid="commit-changes-summary">
+              {hasParent ? t`Files changed against the first parent: ${changes.files}` : t`Files in the first commit: ${changes.files}`}
+              {' · '}
+              <Text span c="green" fw={600}>{`+${changes.added}`}</Text> <Text span c="red" fw={600}>{`−${changes.removed}`}</Text>
+            </Text>
+            <Text size="xs" c="dimmed">
+              <Trans>Each file's SHA-256 is part of the registered tree digest; the line counts are computed in your browser or CI from the two versions and are shown for information, not proven.</Trans>
+            </Text>
+            <ScrollArea type="auto">
+              <Table miw={560} striped verticalSpacing={4} fz="sm">
+                <Table.Thead>
+                  <Table.Tr>
+                    <Table.Th>{t`File`}</Table.Th>
+                    <Table.Th>{t`Change`}</Table.Th>
+                    <Table.Th ta="right">{t`Lines`}</Table.Th>
+                    <Table.Th>SHA-256</Table.Th>
+                  </Table.Tr>
+                </Table.Thead>
+                <Table.Tbody>
+                  {changes.paths.map((c) => (
+                    <Table.Tr key={c.path} data-testid={`change-${c.path}`}>
+                      <Table.Td ff="monospace" style={{ overflowWrap: 'anywhere' }}>
+                        {c.path}
+                      </Table.Td>
+                      <Table.Td>
+                        <Badge variant="light" color={color[c.status]} size="sm">
+                          {status[c.status]}
+                        </Badge>
+                      </Table.Td>
+                      <Table.Td ta="right" style={{ whiteSpace: 'nowrap' }}>
+                        {c.added === null ? (
+                          <Text span size="xs" c="dimmed">
+                            {t`binary`}
+                          </Text>
+                        ) : (
+                          <>
+                            <Text span c="green">{`+${c.added}`}</Text> <Text span c="red">{`−${c.removed}`}</Text>
+                          </>
+                        )}
+                      </Table.Td>
+                      <Table.Td ff="monospace" fz="xs" c="dimmed">
+                        <Tooltip label={c.sha256 ?? c.old_sha256 ?? ''} disabled={!(c.sha256 ?? c.old_sha256)}>
+                          <span>{(c.sha256 ?? c.old_sha256 ?? '').slice(0, 16)}</span>
+                        </Tooltip>
+                      </Table.Td>
+                    </Table.Tr>
+                  ))}
+                </Table.Tbody>
+              </Table>
+            </ScrollArea>
+            {changes.truncated && (
+              <Text size="xs" c="dimmed">
+                {t`Only the first ${changes.paths.length} files are listed.`}
+              </Text>
+            )}
+          </>
+        )}
+      </Stack>
+    </Card>
   );
 }
 
@@ -110,6 +189,11 @@ export function CommitDetailPage({ projectId, commitId }: { projectId: string; c
           <Trans>Download proof</Trans>
         </Button>
       </Group>
+      {commit.orphaned_at !== null && (
+        <Alert color="orange" data-testid="commit-orphaned" title={t`No longer on any branch or tag`}>
+          {t`A force-push rewrote the history on ${i18n.date(new Date(commit.orphaned_at), { dateStyle: 'medium', timeStyle: 'short' })}: this commit is no longer reachable from the branches and tags pushed since. It was registered before, and its proof stays valid.`}
+        </Alert>
+      )}
       <Card withBorder radius="md" padding="lg">
         <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="md">
           <Field label={t`Commit id`} testId="commit-id">
@@ -186,6 +270,7 @@ export function CommitDetailPage({ projectId, commitId }: { projectId: string; c
           </Stack>
         </Card>
       )}
+      <ChangedPaths changes={commit.changes} hasParent={commit.parents.length > 0} />
       <Card withBorder radius="md" padding="lg">
         <Stack gap="xs">
           <Title order={2} size="h4">

@@ -1,7 +1,7 @@
 import { useRef, useState, type ReactNode } from 'react';
-import { ActionIcon, Alert, Anchor, Breadcrumbs, Button, Card, Code, Group, Modal, Paper, Progress, SimpleGrid, Stack, Table, Text, TextInput, Title, Tooltip } from '@mantine/core';
+import { ActionIcon, Alert, Anchor, Badge, Breadcrumbs, Button, Card, Code, Group, Modal, Paper, Progress, Select, SimpleGrid, Stack, Table, Text, TextInput, Title, Tooltip } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
-import { IconDownload, IconFolderOpen, IconKey, IconSearch, IconTrash } from '@tabler/icons-react';
+import { IconDownload, IconFolderOpen, IconGitBranch, IconKey, IconSearch, IconTag, IconTrash } from '@tabler/icons-react';
 import { Trans, useLingui } from '@lingui/react/macro';
 import { Link } from 'wouter';
 import { useConfig } from '@/config/config-atom.ts';
@@ -14,15 +14,15 @@ import { PageLoader } from '@/components/page-loader.tsx';
 import { ProofBadge, useProofPoll } from '@/components/proof-status.tsx';
 import { formatDuration } from '@/components/progress/format.ts';
 import { computeCommitRecords, type PickedFile } from '../../../workers/repos/repo-service.ts';
-import type { RepoCommitDto, RepoProjectDto } from '../../../core/repos.ts';
-import { createToken, downloadCommitProof, fetchCommits, fetchKnownCommits, fetchRepo, fetchTokens, pushRecords, revokeToken } from './repos-api.ts';
+import { COMMIT_PREFIX_PATTERN, type RepoCommitDto, type RepoProjectDto, type RepoRefsDto } from '../../../core/repos.ts';
+import { createToken, downloadCommitProof, fetchCommits, fetchKnownCommits, fetchRefs, fetchRepo, fetchTokens, pushRecords, putRefs, revokeToken } from './repos-api.ts';
 import { commitPath, REPOS_PATH } from './repos-labels.ts';
 
 type Stage =
   | { kind: 'idle' }
   | { kind: 'reading'; done: number; total: number; mbPerSecond: number; secondsLeft: number | null }
   | { kind: 'sending'; sent: number; total: number }
-  | { kind: 'done'; registered: number; already: number; seconds: number }
+  | { kind: 'done'; registered: number; already: number; seconds: number; orphaned: number }
   | { kind: 'failed'; message: string };
 
 /** Picks the repository folder, computes the records of new commits in a worker (progress, cancel) and registers them. */
@@ -69,8 +69,11 @@ function RegisterFromFolder({ project, onRegistered }: { project: RepoProjectDto
         return;
       }
       setStage({ kind: 'sending', sent: 0, total: result.records.length });
-      const answer = await pushRecords(project.project_id, result.records, (sent) => setStage({ kind: 'sending', sent, total: result.records.length }), controller.signal);
-      setStage({ kind: 'done', registered: answer.registered, already: answer.already + known.length, seconds: (performance.now() - started) / 1000 });
+      const answer = await pushRecords(project.project_id, result.records, result.changes, (sent) => setStage({ kind: 'sending', sent, total: result.records.length }), controller.signal);
+      // Then the branches and tags: listed on the page, and a rewritten history is flagged.
+      const refs = await putRefs(project.project_id, result.tips, controller.signal);
+      const orphaned = refs.force_pushes.reduce((n, f) => n + f.orphaned, 0);
+      setStage({ kind: 'done', registered: answer.registered, already: answer.already + known.length, seconds: (performance.now() - started) / 1000, orphaned });
       onRegistered();
     } catch (error) {
       if ((error as Error)?.name === 'AbortError' || controller.signal.aborted) setStage({ kind: 'idle' });
@@ -132,6 +135,11 @@ function RegisterFromFolder({ project, onRegistered }: { project: RepoProjectDto
         {stage.kind === 'done' && (
           <Alert color="green" data-testid="repo-registered">
             {t`${stage.registered} new commits registered, ${stage.already} already registered (${stage.seconds.toFixed(1)} s).`}
+          </Alert>
+        )}
+        {stage.kind === 'done' && stage.orphaned > 0 && (
+          <Alert color="orange" data-testid="repo-force-pushed">
+            {t`This push rewrote the history. Registered commits no longer on any branch or tag: ${stage.orphaned}. Their proofs stay valid.`}
           </Alert>
         )}
         {stage.kind === 'failed' && (
@@ -270,7 +278,16 @@ function CommitRows({ project, commits }: { project: RepoProjectDto; commits: Re
               <Text size="sm">{i18n.date(new Date(c.author_time), { dateStyle: 'medium', timeStyle: 'short' })}</Text>
             </Table.Td>
             <Table.Td>
-              <ProofBadge isGenerated={c.is_generated} />
+              <Group gap={4} wrap="nowrap">
+                <ProofBadge isGenerated={c.is_generated} />
+                {c.orphaned_at !== null && (
+                  <Tooltip label={t`A force-push left this commit off every branch and tag; its proof stays valid.`}>
+                    <Badge color="orange" variant="light" size="sm" data-testid={`orphaned-${c.commit_id}`}>
+                      {t`Orphaned`}
+                    </Badge>
+                  </Tooltip>
+                )}
+              </Group>
             </Table.Td>
             <Table.Td>
               <Tooltip label={t`Download proof`}>
@@ -289,6 +306,83 @@ function CommitRows({ project, commits }: { project: RepoProjectDto; commits: Re
       </Table.Tbody>
     </TableCard>
   );
+}
+
+/** The branches and tags the last pushes reported; picking one filters the commit list. */
+function RefList({ refs, current, onPick }: { refs: RepoRefsDto; current: string | null; onPick: (ref: string | null) => void }) {
+  const { t } = useLingui();
+  const branches = refs.refs.filter((r) => r.kind !== 'tag');
+  const tags = refs.refs.filter((r) => r.kind === 'tag');
+  const chip = (r: RepoRefsDto['refs'][number]) => (
+    <Tooltip key={r.name} label={`${r.name} → ${r.commit_id.slice(0, 12)}`}>
+      <Button
+        size="compact-sm"
+        variant={current === r.name ? 'filled' : 'light'}
+        color={r.kind === 'tag' ? 'grape' : 'blue'}
+        leftSection={r.kind === 'tag' ? <IconTag size={14} /> : <IconGitBranch size={14} />}
+        onClick={() => onPick(current === r.name ? null : r.name)}
+        data-testid={`ref-${r.short_name}`}
+        styles={{ label: { maxWidth: 220, overflow: 'hidden', textOverflow: 'ellipsis' } }}
+      >
+        {r.short_name}
+      </Button>
+    </Tooltip>
+  );
+  return (
+    <Card withBorder radius="md" padding="lg" data-testid="repo-refs">
+      <Stack gap="xs">
+        <Title order={2} size="h4">
+          <Trans>Branches and tags</Trans>
+        </Title>
+        {refs.refs.length === 0 ? (
+          <Text size="sm" c="dimmed">
+            <Trans>None reported yet: they are sent with the next push.</Trans>
+          </Text>
+        ) : (
+          <>
+            <Text size="xs" c="dimmed">
+              {t`Branches: ${branches.length}, tags: ${tags.length}. Pick one to list only its commits.`}
+            </Text>
+            <Group gap={6}>{branches.map(chip)}</Group>
+            {tags.length > 0 && <Group gap={6}>{tags.map(chip)}</Group>}
+          </>
+        )}
+      </Stack>
+    </Card>
+  );
+}
+
+/** The force-pushes detected on the project: which ref, from which commit to which, and the commits left unreachable. */
+function ForcePushes({ refs, projectId }: { refs: RepoRefsDto; projectId: number }) {
+  const { t, i18n } = useLingui();
+  if (refs.force_pushes.length === 0) return null;
+  return (
+    <Alert color="orange" title={t`History rewritten (force-push)`} data-testid="repo-force-pushes">
+      <Stack gap={6}>
+        <Text size="sm">{t`Registered commits no longer on any branch or tag: ${refs.orphaned_count}. They stay registered and their proofs stay valid.`}</Text>
+        {refs.force_pushes.slice(0, 5).map((f) => (
+          <Text key={`${f.ref_name}-${f.detected_at}-${f.new_commit}`} size="xs" style={{ overflowWrap: 'anywhere' }}>
+            {t`${i18n.date(new Date(f.detected_at), { dateStyle: 'medium', timeStyle: 'short' })}, ${f.user_name}: ${f.ref_name} moved from ${f.old_commit.slice(0, 12)} to ${f.new_commit.slice(0, 12)}`}
+            {' · '}
+            {t`orphaned:`}{' '}
+            {f.orphaned.slice(0, 8).map((c) => (
+              <Anchor key={c} component={Link} href={commitPath(projectId, c)} ff="monospace" size="xs" mr={6}>
+                {c.slice(0, 7)}
+              </Anchor>
+            ))}
+            {f.orphaned.length > 8 && t`and ${f.orphaned.length - 8} more`}
+          </Text>
+        ))}
+      </Stack>
+    </Alert>
+  );
+}
+
+/** A day typed in a date input (yyyy-mm-dd, local) as ms; the end of that day when `isEnd`. */
+function dayMs(value: string, isEnd: boolean): number | undefined {
+  if (!/^\d{4}-\d{2}-\d{2}$/.test(value)) return undefined;
+  const [y, m, d] = value.split('-').map(Number) as [number, number, number];
+  return isEnd ? new Date(y, m - 1, d, 23, 59, 59, 999).getTime() : new Date(y, m - 1, d).getTime();
 }
 
 function Field({ label, children }: { label: string; children: ReactNode }) {
@@ -310,6 +404,15 @@ export function RepoDetailPage({ projectId }: { projectId: string }) {
   const [page, setPage] = useState(1);
   const [author, setAuthor] = useState('');
   const [debounced] = useDebouncedValue(author.trim(), 300);
+  const [ref, setRef] = useState<string | null>(null);
+  const [prefix, setPrefix] = useState('');
+  const [debouncedPrefix] = useDebouncedValue(prefix.trim().toLowerCase(), 300);
+  const isPrefixValid = debouncedPrefix === '' || COMMIT_PREFIX_PATTERN.test(debouncedPrefix);
+  const [from, setFrom] = useState('');
+  const [to, setTo] = useState('');
+  const fromMs = dayMs(from, false);
+  const toMs = dayMs(to, true);
+  const isFiltered = Boolean(debounced || ref || debouncedPrefix || fromMs !== undefined || toMs !== undefined);
   const [version, setVersion] = useState(0);
   const [missing, setMissing] = useState(false);
   const onProjectError = (error: unknown) => {
@@ -317,7 +420,15 @@ export function RepoDetailPage({ projectId }: { projectId: string }) {
     else notifyError(error, i18n);
   };
   const { data: project } = useLoaded(Number.isSafeInteger(id) && id > 0 ? (signal) => fetchRepo(id, signal) : null, [id, version], onProjectError);
-  const { data: commits, reload } = useLoaded(project ? (signal) => fetchCommits(id, { page, page_size: config.tablePageSize, author: debounced || undefined }, signal) : null, [id, project === null, page, debounced, version, config.tablePageSize]);
+  const { data: refs } = useLoaded(project ? (signal) => fetchRefs(id, signal) : null, [id, project === null, version]);
+  const { data: commits, reload } = useLoaded(
+    project && isPrefixValid
+      ? (signal) =>
+          fetchCommits(id, { page, page_size: config.tablePageSize, author: debounced || undefined, ref: ref ?? undefined, q: debouncedPrefix || undefined, from: fromMs, to: toMs }, signal)
+      : null,
+    [id, project === null, page, debounced, ref, debouncedPrefix, isPrefixValid, fromMs, toMs, version, config.tablePageSize],
+  );
+  const refOptions = (refs?.refs ?? []).map((r) => ({ value: r.name, label: r.kind === 'tag' ? t`tag ${r.short_name}` : r.short_name }));
   useProofPoll(Boolean(commits?.items.some((c) => !c.is_generated)), reload);
 
   const trail = (
@@ -389,25 +500,83 @@ export function RepoDetailPage({ projectId }: { projectId: string }) {
         <RegisterFromFolder project={project} onRegistered={() => setVersion((v) => v + 1)} />
         {project.can_manage && <Tokens project={project} />}
       </SimpleGrid>
-      <Group justify="space-between" align="flex-end" gap="sm">
+      {refs && <ForcePushes refs={refs} projectId={id} />}
+      {refs && (
+        <RefList
+          refs={refs}
+          current={ref}
+          onPick={(value) => {
+            setRef(value);
+            setPage(1);
+          }}
+        />
+      )}
+      <Stack gap="xs">
         <Title order={2} size="h4">
           <Trans>Commits</Trans>
         </Title>
-        <TextInput
-          leftSection={<IconSearch size={16} />}
-          placeholder={t`Filter by author`}
-          aria-label={t`Filter by author`}
-          value={author}
-          onChange={(event) => {
-            setAuthor(event.currentTarget.value);
-            setPage(1);
-          }}
-          w={{ base: '100%', xs: 260 }}
-        />
-      </Group>
+        <SimpleGrid cols={{ base: 1, xs: 2, md: 5 }} spacing="xs" data-testid="commit-filters">
+          <Select
+            data={refOptions}
+            value={ref}
+            onChange={(value) => {
+              setRef(value);
+              setPage(1);
+            }}
+            clearable
+            searchable
+            placeholder={t`All branches and tags`}
+            label={t`Branch or tag`}
+            leftSection={<IconGitBranch size={16} />}
+            data-testid="filter-ref"
+          />
+          <TextInput
+            leftSection={<IconSearch size={16} />}
+            placeholder={t`Filter by author`}
+            label={t`Author`}
+            value={author}
+            onChange={(event) => {
+              setAuthor(event.currentTarget.value);
+              setPage(1);
+            }}
+          />
+          <TextInput
+            placeholder={t`7+ hex characters`}
+            label={t`Commit id`}
+            value={prefix}
+            ff="monospace"
+            error={isPrefixValid ? undefined : t`Type at least 7 characters of the commit id (0–9, a–f).`}
+            onChange={(event) => {
+              setPrefix(event.currentTarget.value);
+              setPage(1);
+            }}
+            data-testid="filter-commit"
+          />
+          <TextInput
+            type="date"
+            label={t`Author time from`}
+            value={from}
+            onChange={(event) => {
+              setFrom(event.currentTarget.value);
+              setPage(1);
+            }}
+            data-testid="filter-from"
+          />
+          <TextInput
+            type="date"
+            label={t`Author time to`}
+            value={to}
+            onChange={(event) => {
+              setTo(event.currentTarget.value);
+              setPage(1);
+            }}
+            data-testid="filter-to"
+          />
+        </SimpleGrid>
+      </Stack>
       {commits && commits.items.length === 0 ? (
         <Text c="dimmed" size="sm" data-testid="no-commits">
-          {debounced ? <Trans>No commit by this author</Trans> : <Trans>No commits registered yet.</Trans>}
+          {isFiltered ? <Trans>No commit matches these filters</Trans> : <Trans>No commits registered yet.</Trans>}
         </Text>
       ) : (
         commits && <CommitRows project={project} commits={commits.items} />
