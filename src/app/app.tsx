@@ -1,10 +1,11 @@
-import { useEffect } from 'react';
+import { Suspense, useEffect } from 'react';
 import { useSetAtom } from 'jotai';
 import { Route, Switch, useLocation } from 'wouter';
 import { setSessionExpiredHandler } from '@/api/client.ts';
 import { fetchCurrentUser } from '@/features/auth/auth-api.ts';
 import { currentUserAtom } from '@/features/auth/user-atom.ts';
 import { NotFoundPage } from '@/features/not-found/not-found-page.tsx';
+import { PageLoader } from '@/components/page-loader.tsx';
 import { DashboardLayout } from './layouts/dashboard-layout.tsx';
 import { RequireCompany } from '@/features/enterprise/dashboard-gate.tsx';
 import { PublicLayout } from './layouts/public-layout.tsx';
@@ -48,7 +49,8 @@ function renderRoutes(routes: AppRoute[]) {
       {(params: Record<string, string | undefined>) => (
         <>
           <PageTitle title={route.title} noTitle={route.noTitle} />
-          {route.render(params)}
+          {/* Each screen is a chunk of its own (routes.tsx): the loader shows while it arrives. */}
+          <Suspense fallback={<PageLoader />}>{route.render(params)}</Suspense>
         </>
       )}
     </Route>
