@@ -19,20 +19,24 @@ import { MAP_TITLES } from '@/features/map/map-titles.ts';
 import { SEARCH_LABELS } from '@/features/search/search-labels.ts';
 import { RequireUser, SkipIfLoggedIn, useDefaultPagePath } from './guards.tsx';
 import { useCanSearch } from './use-can-search.ts';
+import { ensureAllCatalogs } from '@/i18n/i18n.ts';
 
 /**
  * Every screen is its own chunk, loaded when its route is first drawn (app.tsx wraps each
  * route in Suspense): the login page does not carry the dashboard, the charts, the
  * markdown renderer or the upload client. Only labels and titles (a few bytes) are static.
  */
-function page<M, P>(load: () => Promise<M>, pick: (m: M) => ComponentType<P>): ComponentType<P> {
-  return lazy(async () => ({ default: pick(await load()) })) as unknown as ComponentType<P>;
+function page<M, P>(load: () => Promise<M>, pick: (m: M) => ComponentType<P>, catalogs: 'core' | 'all' = 'all'): ComponentType<P> {
+  return lazy(async () => {
+    const [module] = await Promise.all([load(), catalogs === 'all' ? ensureAllCatalogs() : null]);
+    return { default: pick(module) };
+  }) as unknown as ComponentType<P>;
 }
 type Active = { active: string | undefined };
 
-const LoginPage = page(() => import('@/features/auth/login-page.tsx'), (m) => ({ active }: Active) => <m.LoginPage active={m.toLoginTab(active)} />);
-const SignupPage = page(() => import('@/features/auth/signup-page.tsx'), (m) => m.SignupPage);
-const ResetPassPage = page(() => import('@/features/auth/reset-pass-page.tsx'), (m) => m.ResetPassPage);
+const LoginPage = page(() => import('@/features/auth/login-page.tsx'), (m) => ({ active }: Active) => <m.LoginPage active={m.toLoginTab(active)} />, 'core');
+const SignupPage = page(() => import('@/features/auth/signup-page.tsx'), (m) => m.SignupPage, 'core');
+const ResetPassPage = page(() => import('@/features/auth/reset-pass-page.tsx'), (m) => m.ResetPassPage, 'core');
 const HomePage = page(() => import('@/features/home/home-page.tsx'), (m) => m.HomePage);
 const SettingPage = page(() => import('@/features/setting/setting-page.tsx'), (m) => ({ active, ...props }: Active & Omit<Parameters<typeof m.SettingPage>[0], 'active'>) => <m.SettingPage {...props} active={m.toSettingTab(active)} />);
 const TermsPage = page(() => import('@/features/legal/terms-page.tsx'), (m) => m.TermsPage);
