@@ -61,8 +61,15 @@ const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'provena-bundles-bench-'));
 const configFile = path.join(tmp, 'provena.json');
 fs.writeFileSync(configFile, JSON.stringify({ frontPageAvailable: true, cooperation: { name: '西安数字产权合作有限公司' } }));
 
+/** The server of the build's own checkout when DIR is <checkout>/dist/app (the baseline serves its pages as it did), else this one. */
+function serverRootOf(dir: string): string {
+  const checkout = path.resolve(dir, '..', '..');
+  return fs.existsSync(path.join(checkout, 'server', 'server.ts')) ? checkout : root;
+}
+
 async function startServer(dir: string, port: number): Promise<ChildProcess> {
   const child = spawn(process.execPath, ['server/server.ts'], {
+    cwd: serverRootOf(dir),
     env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', DATA_DIR: path.join(tmp, `data-${port}`), APP_DIR: dir, PROVENA_CONFIG: configFile, LOG_LEVEL: 'warn' },
     stdio: 'ignore',
   });
@@ -106,7 +113,14 @@ async function measure(browser: Browser, url: string): Promise<Run> {
   });
   await page.goto(url, { waitUntil: 'load' });
   await page.waitForLoadState('networkidle');
-  await page.waitForTimeout(1000);
+  // A server-rendered page starts the app only after its first paint (public/front-boot.js):
+  // wait until no new resource has been fetched for 2 s, so the app's JavaScript is all counted.
+  for (let last = -1, i = 0; i < 30; i++) {
+    const count = await page.evaluate(() => performance.getEntriesByType('resource').length);
+    if (count === last) break;
+    last = count;
+    await page.waitForTimeout(2000);
+  }
   const result = await page.evaluate(() => {
     const w = window as unknown as { __lcp: number; __long: Array<{ start: number; duration: number }> };
     const fcp = performance.getEntriesByName('first-contentful-paint')[0]?.startTime ?? 0;
