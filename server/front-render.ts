@@ -71,7 +71,7 @@ export class FrontRenderer {
     return this.module;
   }
 
-  /** The stylesheets (and the script, preloaded) of the public pages' chunk, from Vite's manifest. */
+  /** The stylesheets of the public pages' chunk, from Vite's manifest (its script loads with the app, after the first paint). */
   private chunkLinks(template: string): string {
     const file = path.join(this.appDir, '.vite', 'manifest.json');
     if (!fs.existsSync(file)) return '';
@@ -88,7 +88,7 @@ export class FrontRenderer {
       for (const i of entry.imports ?? []) visit(i);
     };
     visit('src/features/front/front-chunk.ts');
-    return [...[...css].filter((c) => !template.includes(`/${c}"`)).map((c) => `<link rel="stylesheet" crossorigin href="/${c}">`), `<link rel="modulepreload" crossorigin href="/${chunk.file}">`].join('');
+    return [...css].filter((c) => !template.includes(`/${c}"`)).map((c) => `<link rel="stylesheet" crossorigin href="/${c}">`).join('');
   }
 
   /** The server-rendered document, or null when there is no SSR bundle (the caller sends index.html). */
@@ -101,7 +101,10 @@ export class FrontRenderer {
     try {
       const figures = await this.figures();
       const out = await mod.render({ path: pagePath, locale, config: this.config, figures });
-      const template = fs.readFileSync(path.join(this.appDir, 'index.html'), 'utf8');
+      // No module preloads on a server-rendered page: the app starts after the first paint
+      // (front-boot.js below), and thirty-odd route-split chunks fetched from the <head> would
+      // compete with the stylesheet the first paint waits for.
+      const template = fs.readFileSync(path.join(this.appDir, 'index.html'), 'utf8').replace(/\s*<link rel="modulepreload"[^>]*>/g, '');
 
       const url = (l: Locale) => `${this.publicUrl}${pagePath}?lang=${l}`;
       const head = [

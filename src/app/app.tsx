@@ -1,16 +1,23 @@
-import { useEffect } from 'react';
+import { lazy, Suspense, useEffect } from 'react';
 import { useSetAtom } from 'jotai';
 import { Route, Switch, useLocation } from 'wouter';
 import { setSessionExpiredHandler } from '@/api/client.ts';
 import { fetchCurrentUser } from '@/features/auth/auth-api.ts';
 import { currentUserAtom } from '@/features/auth/user-atom.ts';
 import { NotFoundPage } from '@/features/not-found/not-found-page.tsx';
-import { DashboardLayout } from './layouts/dashboard-layout.tsx';
+import { PageLoader } from '@/components/page-loader.tsx';
 import { RequireCompany } from '@/features/enterprise/dashboard-gate.tsx';
 import { PublicLayout } from './layouts/public-layout.tsx';
 import { PageTitle } from './page-title.tsx';
 import { DASHBOARD_ROUTES, NOT_FOUND_TITLE, PUBLIC_ROUTES, STANDALONE_ROUTES, type AppRoute } from './routes.tsx';
 import { RequireUser, useDefaultPagePath } from './guards.tsx';
+import { ensureAllCatalogs } from '@/i18n/i18n.ts';
+
+/** The dashboard's frame (sidebar labels come from every product area's catalog): loaded with the first dashboard screen. */
+const DashboardLayout = lazy(async () => {
+  const [module] = await Promise.all([import('./layouts/dashboard-layout.tsx'), ensureAllCatalogs()]);
+  return { default: module.DashboardLayout };
+});
 
 /** Loads the current user once; a token_invalid answer on an authenticated call logs the visitor out. */
 function useSession(): void {
@@ -48,7 +55,8 @@ function renderRoutes(routes: AppRoute[]) {
       {(params: Record<string, string | undefined>) => (
         <>
           <PageTitle title={route.title} noTitle={route.noTitle} />
-          {route.render(params)}
+          {/* Each screen is a chunk of its own (routes.tsx): the loader shows while it arrives. */}
+          <Suspense fallback={<PageLoader />}>{route.render(params)}</Suspense>
         </>
       )}
     </Route>
@@ -71,15 +79,17 @@ export function App() {
           <RequireUser>
             {(user) => (
               <RequireCompany user={user}>
-                <DashboardLayout>
-                  <Switch>
-                    {renderRoutes(DASHBOARD_ROUTES)}
-                    <Route>
-                      <PageTitle title={NOT_FOUND_TITLE} />
-                      <DashboardNotFound />
-                    </Route>
-                  </Switch>
-                </DashboardLayout>
+                <Suspense fallback={<PageLoader />}>
+                  <DashboardLayout>
+                    <Switch>
+                      {renderRoutes(DASHBOARD_ROUTES)}
+                      <Route>
+                        <PageTitle title={NOT_FOUND_TITLE} />
+                        <DashboardNotFound />
+                      </Route>
+                    </Switch>
+                  </DashboardLayout>
+                </Suspense>
               </RequireCompany>
             )}
           </RequireUser>

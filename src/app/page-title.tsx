@@ -12,11 +12,14 @@ export type TitleSpec = { title?: MessageDescriptor; noTitle?: boolean };
 export function usePageTitle({ title, noTitle }: TitleSpec): void {
   const { i18n } = useLingui();
   const { webTitle } = useConfig();
-  const text = title ? i18n._(title) : null;
+  // A product area's catalog arrives with its first screen (i18n.ts): until then its titles
+  // are not loaded, and the previous title stays rather than showing a message id.
+  const isLoaded = !title?.id || title.id in i18n.messages;
+  const text = title && isLoaded ? i18n._(title) : null;
   useEffect(() => {
-    if (noTitle) return;
+    if (noTitle || !isLoaded) return;
     document.title = text ? `${text} - ${webTitle}` : webTitle;
-  }, [noTitle, text, webTitle]);
+  }, [noTitle, isLoaded, text, webTitle]);
 }
 
 export function PageTitle(props: TitleSpec) {

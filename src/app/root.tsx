@@ -1,8 +1,7 @@
-import { useMemo, type ReactNode } from 'react';
+import { lazy, Suspense, useMemo, type ReactNode } from 'react';
 import { MantineProvider, PasswordInput, mergeThemeOverrides } from '@mantine/core';
 import { useLingui } from '@lingui/react/macro';
 import { ModalsProvider } from '@mantine/modals';
-import { Notifications } from '@mantine/notifications';
 import { I18nProvider } from '@lingui/react';
 import { Provider as JotaiProvider } from 'jotai';
 import { i18n } from '@/i18n/i18n.ts';
@@ -10,6 +9,12 @@ import { ConfigGate } from './config-gate.tsx';
 import { App } from './app.tsx';
 import { appStore } from './store.ts';
 import { cssVariablesResolver, theme } from './theme.ts';
+
+/**
+ * The notification stack's component (transitions, portal) loads after the first render;
+ * notifications raised before it arrives wait in @mantine/notifications' store and show then.
+ */
+const Notifications = lazy(async () => ({ default: (await import('@mantine/notifications')).Notifications }));
 
 /**
  * The theme with the texts Mantine draws itself in the active language: the password
@@ -39,7 +44,9 @@ export function Root() {
     <I18nProvider i18n={i18n}>
       <LocalizedMantineProvider>
         <JotaiProvider store={appStore}>
-          <Notifications position="top-center" />
+          <Suspense fallback={null}>
+            <Notifications position="top-center" />
+          </Suspense>
           <ConfigGate>
             <ModalsProvider>
               <App />

@@ -1,66 +1,81 @@
-import type { ReactNode } from 'react';
+import { lazy, type ComponentType, type ReactNode } from 'react';
 import type { MessageDescriptor } from '@lingui/core';
 import { msg } from '@lingui/core/macro';
 import { useAtom } from 'jotai';
 import { Redirect } from 'wouter';
 import type { UserDto } from '../../core/api-types.ts';
 import { currentUserAtom } from '@/features/auth/user-atom.ts';
-import { LoginPage, toLoginTab } from '@/features/auth/login-page.tsx';
-import { SignupPage } from '@/features/auth/signup-page.tsx';
-import { ResetPassPage } from '@/features/auth/reset-pass-page.tsx';
 import { DefaultFrontRoute, GovernmentFrontRoute, InsuranceRoute, PartnersRoute } from './front-routes.tsx';
 import { FRONT_META } from '@/features/front/front-meta.ts';
-import { HomePage } from '@/features/home/home-page.tsx';
-import { SettingPage, toSettingTab } from '@/features/setting/setting-page.tsx';
-import { TermsPage } from '@/features/legal/terms-page.tsx';
-import { PrivacyPage } from '@/features/legal/privacy-page.tsx';
-import { VerifyPage } from '@/features/verify/verify-page.tsx';
-import { ExplorerBlockPage, ExplorerEntryPage, ExplorerHomePage } from '@/features/explorer/explorer-pages.tsx';
-import { RealAuthPage } from '@/features/enterprise/real-auth-page.tsx';
-import { InvitedCompanyPage } from '@/features/enterprise/invited-company-page.tsx';
-import { InReviewPage } from '@/features/enterprise/in-review-page.tsx';
-import { AddCompanyPage } from '@/features/enterprise/add-company-page.tsx';
-import { CompanyAuthProtocolPage } from '@/features/enterprise/company-auth-protocol-page.tsx';
-import { CompanyPage, toCompanyTab } from '@/features/enterprise/company-page.tsx';
-import { OperatorPage } from '@/features/enterprise/operator-page.tsx';
-import { CertificateDetailPage } from '@/features/enterprise/certificate-detail-page.tsx';
-import { LocalCertificatePage } from '@/features/enterprise/local-certificate-page.tsx';
-import { VaultPage } from '@/features/vault/vault-page.tsx';
-import { VaultUnlockPage } from '@/features/vault/vault-unlock-page.tsx';
-import { VaultProjectPage } from '@/features/vault/vault-project-page.tsx';
-import { VaultLogPage } from '@/features/vault/vault-log-page.tsx';
 import { VAULT_LABELS } from '@/features/vault/vault-labels.ts';
-import { AssetListPage } from '@/features/asset/asset-list-page.tsx';
-import { AssetUploadPage } from '@/features/asset/asset-upload-page.tsx';
-import { AssetDetailPage } from '@/features/asset/asset-detail-page.tsx';
 import { ASSET_LABELS } from '@/features/asset/asset-labels.ts';
-import { ReposPage } from '@/features/repos/repos-page.tsx';
-import { ReposIntroPage } from '@/features/repos/repos-intro-page.tsx';
-import { RepoDetailPage } from '@/features/repos/repo-detail-page.tsx';
-import { CommitDetailPage } from '@/features/repos/commit-detail-page.tsx';
 import { REPOS_LABELS } from '@/features/repos/repos-labels.ts';
-import { ReposGlobalPage, toGlobalTab } from '@/features/repos/repos-global-page.tsx';
-import { ApplicationListPage } from '@/features/application/application-list-page.tsx';
-import { ApplicationDetailPage } from '@/features/application/application-detail-page.tsx';
-import { ApplicationFilePage } from '@/features/application/application-file-page.tsx';
 import { APPLICATION_LABELS, toApplicationTab } from '@/features/application/application-labels.ts';
-import { DisclosuresPage } from '@/features/disclosure/disclosures-page.tsx';
-import { DisclosureDetailPage } from '@/features/disclosure/disclosure-detail-page.tsx';
-import { ReceiptPage } from '@/features/disclosure/receipt-page.tsx';
 import { DISCLOSURE_LABELS } from '@/features/disclosure/disclosure-labels.ts';
-import { CreditPage, toCreditTab } from '@/features/credit/credit-page.tsx';
-import { OperatorCreditOrders } from '@/features/credit/operator-orders.tsx';
-import { OperatorPartners } from '@/features/front/operator-partners.tsx';
 import { CREDIT_LABELS } from '@/features/credit/credit-labels.ts';
-import { ConversationListPage } from '@/features/gpt/conversation-list-page.tsx';
-import { ChatPage } from '@/features/gpt/chat-page.tsx';
 import { GPT_LABELS } from '@/features/gpt/gpt-labels.ts';
 import { ActivateRoute, AssetsRoute, BigscreenRoute, ScoreRoute } from '@/features/map/map-routes.tsx';
 import { MAP_TITLES } from '@/features/map/map-titles.ts';
-import { EmptySearchPage } from '@/features/search/empty-search-page.tsx';
 import { SEARCH_LABELS } from '@/features/search/search-labels.ts';
 import { RequireUser, SkipIfLoggedIn, useDefaultPagePath } from './guards.tsx';
 import { useCanSearch } from './use-can-search.ts';
+import { ensureAllCatalogs } from '@/i18n/i18n.ts';
+
+/**
+ * Every screen is its own chunk, loaded when its route is first drawn (app.tsx wraps each
+ * route in Suspense): the login page does not carry the dashboard, the charts, the
+ * markdown renderer or the upload client. Only labels and titles (a few bytes) are static.
+ */
+function page<M, P>(load: () => Promise<M>, pick: (m: M) => ComponentType<P>, catalogs: 'core' | 'all' = 'all'): ComponentType<P> {
+  return lazy(async () => {
+    const [module] = await Promise.all([load(), catalogs === 'all' ? ensureAllCatalogs() : null]);
+    return { default: pick(module) };
+  }) as unknown as ComponentType<P>;
+}
+type Active = { active: string | undefined };
+
+const LoginPage = page(() => import('@/features/auth/login-page.tsx'), (m) => ({ active }: Active) => <m.LoginPage active={m.toLoginTab(active)} />, 'core');
+const SignupPage = page(() => import('@/features/auth/signup-page.tsx'), (m) => m.SignupPage, 'core');
+const ResetPassPage = page(() => import('@/features/auth/reset-pass-page.tsx'), (m) => m.ResetPassPage, 'core');
+const HomePage = page(() => import('@/features/home/home-page.tsx'), (m) => m.HomePage);
+const SettingPage = page(() => import('@/features/setting/setting-page.tsx'), (m) => ({ active, ...props }: Active & Omit<Parameters<typeof m.SettingPage>[0], 'active'>) => <m.SettingPage {...props} active={m.toSettingTab(active)} />);
+const TermsPage = page(() => import('@/features/legal/terms-page.tsx'), (m) => m.TermsPage);
+const PrivacyPage = page(() => import('@/features/legal/privacy-page.tsx'), (m) => m.PrivacyPage);
+const VerifyPage = page(() => import('@/features/verify/verify-page.tsx'), (m) => m.VerifyPage);
+const ExplorerHomePage = page(() => import('@/features/explorer/explorer-pages.tsx'), (m) => m.ExplorerHomePage);
+const ExplorerBlockPage = page(() => import('@/features/explorer/explorer-pages.tsx'), (m) => m.ExplorerBlockPage);
+const ExplorerEntryPage = page(() => import('@/features/explorer/explorer-pages.tsx'), (m) => m.ExplorerEntryPage);
+const RealAuthPage = page(() => import('@/features/enterprise/real-auth-page.tsx'), (m) => m.RealAuthPage);
+const InvitedCompanyPage = page(() => import('@/features/enterprise/invited-company-page.tsx'), (m) => m.InvitedCompanyPage);
+const InReviewPage = page(() => import('@/features/enterprise/in-review-page.tsx'), (m) => m.InReviewPage);
+const AddCompanyPage = page(() => import('@/features/enterprise/add-company-page.tsx'), (m) => m.AddCompanyPage);
+const CompanyAuthProtocolPage = page(() => import('@/features/enterprise/company-auth-protocol-page.tsx'), (m) => m.CompanyAuthProtocolPage);
+const CompanyPage = page(() => import('@/features/enterprise/company-page.tsx'), (m) => ({ active, user }: Active & { user: UserDto }) => <m.CompanyPage user={user} active={m.toCompanyTab(active)} />);
+const OperatorPage = page(() => import('./operator-route.tsx'), (m) => m.OperatorRoute);
+const CertificateDetailPage = page(() => import('@/features/enterprise/certificate-detail-page.tsx'), (m) => m.CertificateDetailPage);
+const LocalCertificatePage = page(() => import('@/features/enterprise/local-certificate-page.tsx'), (m) => m.LocalCertificatePage);
+const VaultPage = page(() => import('@/features/vault/vault-page.tsx'), (m) => m.VaultPage);
+const VaultUnlockPage = page(() => import('@/features/vault/vault-unlock-page.tsx'), (m) => m.VaultUnlockPage);
+const VaultProjectPage = page(() => import('@/features/vault/vault-project-page.tsx'), (m) => m.VaultProjectPage);
+const VaultLogPage = page(() => import('@/features/vault/vault-log-page.tsx'), (m) => m.VaultLogPage);
+const AssetListPage = page(() => import('@/features/asset/asset-list-page.tsx'), (m) => m.AssetListPage);
+const AssetUploadPage = page(() => import('@/features/asset/asset-upload-page.tsx'), (m) => m.AssetUploadPage);
+const AssetDetailPage = page(() => import('@/features/asset/asset-detail-page.tsx'), (m) => m.AssetDetailPage);
+const ReposPage = page(() => import('@/features/repos/repos-page.tsx'), (m) => m.ReposPage);
+const ReposIntroPage = page(() => import('@/features/repos/repos-intro-page.tsx'), (m) => m.ReposIntroPage);
+const RepoDetailPage = page(() => import('@/features/repos/repo-detail-page.tsx'), (m) => m.RepoDetailPage);
+const CommitDetailPage = page(() => import('@/features/repos/commit-detail-page.tsx'), (m) => m.CommitDetailPage);
+const ReposGlobalPage = page(() => import('@/features/repos/repos-global-page.tsx'), (m) => ({ active }: Active) => <m.ReposGlobalPage active={m.toGlobalTab(active)} />);
+const ApplicationListPage = page(() => import('@/features/application/application-list-page.tsx'), (m) => m.ApplicationListPage);
+const ApplicationDetailPage = page(() => import('@/features/application/application-detail-page.tsx'), (m) => m.ApplicationDetailPage);
+const ApplicationFilePage = page(() => import('@/features/application/application-file-page.tsx'), (m) => m.ApplicationFilePage);
+const DisclosuresPage = page(() => import('@/features/disclosure/disclosures-page.tsx'), (m) => m.DisclosuresPage);
+const DisclosureDetailPage = page(() => import('@/features/disclosure/disclosure-detail-page.tsx'), (m) => m.DisclosureDetailPage);
+const ReceiptPage = page(() => import('@/features/disclosure/receipt-page.tsx'), (m) => m.ReceiptPage);
+const CreditPage = page(() => import('@/features/credit/credit-page.tsx'), (m) => ({ active }: Active) => <m.CreditPage active={m.toCreditTab(active)} />);
+const ConversationListPage = page(() => import('@/features/gpt/conversation-list-page.tsx'), (m) => m.ConversationListPage);
+const ChatPage = page(() => import('@/features/gpt/chat-page.tsx'), (m) => m.ChatPage);
+const EmptySearchPage = page(() => import('@/features/search/empty-search-page.tsx'), (m) => m.EmptySearchPage);
 
 type Params = Record<string, string | undefined>;
 
@@ -85,7 +100,7 @@ function EmptySearch() {
 
 function Setting({ active }: { active: string | undefined }) {
   const [, setUser] = useAtom(currentUserAtom);
-  return <RequireUser>{(user) => <SettingPage user={user} active={toSettingTab(active)} onUserChange={setUser} />}</RequireUser>;
+  return <RequireUser>{(user) => <SettingPage user={user} active={active} onUserChange={setUser} />}</RequireUser>;
 }
 
 /** Identity and company screens: a logged-in user, the default page to go on to, and user updates. */
@@ -94,12 +109,6 @@ function WithUser({ render }: { render: (user: UserDto, defaultPath: string, set
   const defaultPath = useDefaultPagePath();
   return <RequireUser>{(user) => render(user, defaultPath, setUser)}</RequireUser>;
 }
-
-/** Parts of the operator console that other product areas contribute. */
-const OPERATOR_SECTIONS = [
-  { value: 'credit-orders', label: CREDIT_LABELS.operatorTab, render: () => <OperatorCreditOrders /> },
-  { value: 'partners', label: msg`Partner applications`, render: () => <OperatorPartners /> },
-];
 
 /** Screens in the public layout (nav bar + footer). Standalone routes come with later issues. */
 export const PUBLIC_ROUTES: AppRoute[] = [
@@ -112,7 +121,7 @@ export const PUBLIC_ROUTES: AppRoute[] = [
     title: msg`Log in`,
     render: ({ active }) => (
       <SkipIfLoggedIn>
-        <LoginPage active={toLoginTab(active)} />
+        <LoginPage active={active} />
       </SkipIfLoggedIn>
     ),
   },
@@ -138,7 +147,7 @@ export const PUBLIC_ROUTES: AppRoute[] = [
     title: msg`Enterprise authorisation agreement`,
     render: ({ legalName, company }) => <CompanyAuthProtocolPage legalName={legalName ?? ''} company={company ?? ''} />,
   },
-  { path: '/operator', title: msg`Operator console`, render: () => <OperatorPage sections={OPERATOR_SECTIONS} /> },
+  { path: '/operator', title: msg`Operator console`, render: () => <OperatorPage /> },
   { path: '/explorer', title: msg`Block explorer`, render: () => <ExplorerHomePage /> },
   { path: '/explorer/blocks/:height', title: msg`Block`, render: ({ height }) => <ExplorerBlockPage height={height ?? ''} /> },
   { path: '/explorer/entries/:dna', title: msg`Entry`, render: ({ dna }) => <ExplorerEntryPage dna={dna ?? ''} /> },
@@ -153,7 +162,7 @@ export const DASHBOARD_ROUTES: AppRoute[] = [
   { path: '/dashboard', noTitle: true, render: () => <DashboardIndex /> },
   { path: '/dashboard/home', title: msg`Home`, render: () => <RequireUser>{(user) => <HomePage user={user} />}</RequireUser> },
   { path: '/dashboard/empty', title: SEARCH_LABELS.empty, render: () => <RequireUser>{() => <EmptySearch />}</RequireUser> },
-  { path: '/dashboard/company/:active?', title: msg`My company`, render: ({ active }) => <WithUser render={(user) => <CompanyPage user={user} active={toCompanyTab(active)} />} /> },
+  { path: '/dashboard/company/:active?', title: msg`My company`, render: ({ active }) => <WithUser render={(user) => <CompanyPage user={user} active={active} />} /> },
   { path: '/dashboard/company/certificate/detail', title: msg`Check a certificate or key file`, render: () => <RequireUser>{() => <LocalCertificatePage />}</RequireUser> },
   {
     path: '/dashboard/company/certificate/:certificateId/:serialNumber',
@@ -189,11 +198,11 @@ export const DASHBOARD_ROUTES: AppRoute[] = [
     title: DISCLOSURE_LABELS.detail,
     render: ({ disclosureId }) => <RequireUser>{() => <DisclosureDetailPage key={disclosureId} disclosureId={disclosureId ?? ''} />}</RequireUser>,
   },
-  { path: '/dashboard/credit/:active?', title: CREDIT_LABELS.page, render: ({ active }) => <RequireUser>{() => <CreditPage active={toCreditTab(active)} />}</RequireUser> },
+  { path: '/dashboard/credit/:active?', title: CREDIT_LABELS.page, render: ({ active }) => <RequireUser>{() => <CreditPage active={active} />}</RequireUser> },
   // Source-code (copyright) projects; §2 named routes project and commitDetail.
   { path: '/dashboard/repos', title: REPOS_LABELS.list, render: () => <RequireUser>{() => <ReposPage />}</RequireUser> },
   { path: '/dashboard/repos/intro', title: REPOS_LABELS.intro, render: () => <RequireUser>{() => <ReposIntroPage />}</RequireUser> },
-  { path: '/dashboard/repos/global/:active?', title: REPOS_LABELS.global, render: ({ active }) => <RequireUser>{() => <ReposGlobalPage active={toGlobalTab(active)} />}</RequireUser> },
+  { path: '/dashboard/repos/global/:active?', title: REPOS_LABELS.global, render: ({ active }) => <RequireUser>{() => <ReposGlobalPage active={active} />}</RequireUser> },
   { path: '/dashboard/repos/detail/:project_id', title: REPOS_LABELS.project, render: ({ project_id }) => <RequireUser>{() => <RepoDetailPage key={project_id} projectId={project_id ?? ''} />}</RequireUser> },
   {
     path: '/dashboard/repos/detail/:project_id/:commit_id',

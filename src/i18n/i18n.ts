@@ -1,5 +1,5 @@
-import { i18n } from '@lingui/core';
-import { CATALOG_LOADERS, DEFAULT_LOCALE, HTML_LANG, LOCALE_STORAGE_KEY, isLocale, type Locale } from './locales.ts';
+import { i18n, type Messages } from '@lingui/core';
+import { AREA_CATALOG_LOADERS, CORE_CATALOG_LOADERS, DEFAULT_LOCALE, HTML_LANG, LOCALE_STORAGE_KEY, isLocale, type Locale } from './locales.ts';
 
 export { i18n };
 
@@ -16,10 +16,35 @@ function readStoredLocale(): Locale {
   return DEFAULT_LOCALE;
 }
 
+const merge = (modules: { messages: Messages }[]): Messages => Object.assign({}, ...modules.map((m) => m.messages)) as Messages;
+
+/** Whether a screen that needs the product areas' catalogs was drawn: a language switch then loads them too. */
+let wantsAreas = false;
+const areasLoaded = new Map<Locale, Promise<void>>();
+
+function loadAreas(locale: Locale): Promise<void> {
+  let loading = areasLoaded.get(locale);
+  if (!loading) {
+    loading = AREA_CATALOG_LOADERS[locale]().then((modules) => i18n.load(locale, merge(modules)));
+    loading.catch(() => areasLoaded.delete(locale));
+    areasLoaded.set(locale, loading);
+  }
+  return loading;
+}
+
+/**
+ * The product areas' catalogs of the active language (and of any language activated later),
+ * awaited by every lazily loaded screen before it draws (app/routes.tsx).
+ */
+export function ensureAllCatalogs(): Promise<void> {
+  wantsAreas = true;
+  return loadAreas(currentLocale());
+}
+
 /** Loads the catalogs of `locale`, activates it, stores the choice and sets <html lang>. */
 export async function activateLocale(locale: Locale): Promise<void> {
-  const catalogs = await CATALOG_LOADERS[locale]();
-  i18n.load(locale, Object.assign({}, ...catalogs.map((c) => c.messages)));
+  const [core] = await Promise.all([CORE_CATALOG_LOADERS[locale](), wantsAreas ? loadAreas(locale) : null]);
+  i18n.load(locale, merge(core));
   i18n.activate(locale);
   document.documentElement.lang = HTML_LANG[locale];
   try {

@@ -19,12 +19,27 @@ export function isLocale(value: unknown): value is Locale {
 type CatalogModule = { messages: Messages };
 
 /**
- * The main catalog and the legal catalog (terms, privacy) of each locale, compiled by
- * the lingui vite plugin. Loaded on demand so that only the active language is fetched.
+ * The catalogs of each locale, compiled by the lingui vite plugin and loaded on demand so
+ * that only the active language is fetched. The core ones (the app's own strings, the
+ * public face, search in the nav bar) come before the first render; the product areas'
+ * ones when a screen that may show them is first drawn (i18n.ts ensureAllCatalogs), so
+ * that the front page and login do not download the dashboard's texts.
  */
+export const CORE_CATALOG_LOADERS: Record<Locale, () => Promise<CatalogModule[]>> = {
+  zh: () => Promise.all([import('../../locales/zh.po'), import('../../locales/front/zh.po'), import('../../locales/home/zh.po')]),
+  en: () => Promise.all([import('../../locales/en.po'), import('../../locales/front/en.po'), import('../../locales/home/en.po')]),
+  ja: () => Promise.all([import('../../locales/ja.po'), import('../../locales/front/ja.po'), import('../../locales/home/ja.po')]),
+};
 
+export const AREA_CATALOG_LOADERS: Record<Locale, () => Promise<CatalogModule[]>> = {
+  zh: () => Promise.all([import('../../locales/legal/zh.po'), import('../../locales/assets/zh.po'), import('../../locales/credit/zh.po'), import('../../locales/vault/zh.po'), import('../../locales/disclosure/zh.po'), import('../../locales/map/zh.po'), import('../../locales/repos/zh.po'), import('../../locales/application/zh.po'), import('../../locales/gpt/zh.po')]),
+  en: () => Promise.all([import('../../locales/legal/en.po'), import('../../locales/assets/en.po'), import('../../locales/credit/en.po'), import('../../locales/vault/en.po'), import('../../locales/disclosure/en.po'), import('../../locales/map/en.po'), import('../../locales/repos/en.po'), import('../../locales/application/en.po'), import('../../locales/gpt/en.po')]),
+  ja: () => Promise.all([import('../../locales/legal/ja.po'), import('../../locales/assets/ja.po'), import('../../locales/credit/ja.po'), import('../../locales/vault/ja.po'), import('../../locales/disclosure/ja.po'), import('../../locales/map/ja.po'), import('../../locales/repos/ja.po'), import('../../locales/application/ja.po'), import('../../locales/gpt/ja.po')]),
+};
+
+/** Every catalog of a locale (the server renderer and the tests). */
 export const CATALOG_LOADERS: Record<Locale, () => Promise<CatalogModule[]>> = {
-  zh: () => Promise.all([import('../../locales/zh.po'), import('../../locales/legal/zh.po'), import('../../locales/assets/zh.po'), import('../../locales/credit/zh.po'), import('../../locales/home/zh.po'), import('../../locales/vault/zh.po'), import('../../locales/disclosure/zh.po'), import('../../locales/map/zh.po'), import('../../locales/repos/zh.po'), import('../../locales/application/zh.po'), import('../../locales/front/zh.po'), import('../../locales/gpt/zh.po')]),
-  en: () => Promise.all([import('../../locales/en.po'), import('../../locales/legal/en.po'), import('../../locales/assets/en.po'), import('../../locales/credit/en.po'), import('../../locales/home/en.po'), import('../../locales/vault/en.po'), import('../../locales/disclosure/en.po'), import('../../locales/map/en.po'), import('../../locales/repos/en.po'), import('../../locales/application/en.po'), import('../../locales/front/en.po'), import('../../locales/gpt/en.po')]),
-  ja: () => Promise.all([import('../../locales/ja.po'), import('../../locales/legal/ja.po'), import('../../locales/assets/ja.po'), import('../../locales/credit/ja.po'), import('../../locales/home/ja.po'), import('../../locales/vault/ja.po'), import('../../locales/disclosure/ja.po'), import('../../locales/map/ja.po'), import('../../locales/repos/ja.po'), import('../../locales/application/ja.po'), import('../../locales/front/ja.po'), import('../../locales/gpt/ja.po')]),
+  zh: async () => [...(await CORE_CATALOG_LOADERS.zh()), ...(await AREA_CATALOG_LOADERS.zh())],
+  en: async () => [...(await CORE_CATALOG_LOADERS.en()), ...(await AREA_CATALOG_LOADERS.en())],
+  ja: async () => [...(await CORE_CATALOG_LOADERS.ja()), ...(await AREA_CATALOG_LOADERS.ja())],
 };

@@ -1,4 +1,4 @@
-import type { MouseEvent, ReactNode } from 'react';
+import { lazy, Suspense, type MouseEvent, type ReactNode } from 'react';
 import { Avatar, Burger, Button, Divider, Drawer, Group, Menu, Stack, Text, UnstyledButton } from '@mantine/core';
 import { useDisclosure, useMediaQuery } from '@mantine/hooks';
 import { IconChevronDown, IconExternalLink, IconLogout, IconUserCircle } from '@tabler/icons-react';
@@ -11,14 +11,18 @@ import { useConfig } from '@/config/config-atom.ts';
 import { currentUserAtom } from '@/features/auth/user-atom.ts';
 import { logoTarget } from '@/features/enterprise/after-login.ts';
 import { companyAtom } from '@/features/enterprise/company-atom.ts';
-import { NavSearch } from '@/features/search/nav-search.tsx';
 import { useDefaultPagePath } from '../guards.tsx';
 import { LocaleSwitch } from '../locale-switch.tsx';
 import { useCanSearch } from '../use-can-search.ts';
 import { useFrontVariant } from './use-front-variant.ts';
 import { useLogout } from '../use-logout.tsx';
-import { CompanyDrawerSection, CompanyMenu } from './company-menu.tsx';
 import classes from './nav-bar.module.css';
+
+// Only a signed-in visitor sees the search box and the company menu: their code (file
+// fingerprinting, the enterprise calls) is loaded then, not with every public page.
+const NavSearch = lazy(async () => ({ default: (await import('@/features/search/nav-search.tsx')).NavSearch }));
+const CompanyMenu = lazy(async () => ({ default: (await import('./company-menu.tsx')).CompanyMenu }));
+const CompanyDrawerSection = lazy(async () => ({ default: (await import('./company-menu.tsx')).CompanyDrawerSection }));
 
 type NavLink = { key: string; label: ReactNode; href: string; isExternal: boolean };
 
@@ -135,7 +139,9 @@ function UserMenu({ user }: { user: UserDto }) {
         <Menu.Item leftSection={<IconUserCircle size={16} />} onClick={() => navigate('/dashboard/setting/info')}>
           <Trans>Personal centre</Trans>
         </Menu.Item>
-        <CompanyMenu user={user} />
+        <Suspense fallback={null}>
+          <CompanyMenu user={user} />
+        </Suspense>
         <Menu.Item leftSection={<IconLogout size={16} />} color="red" onClick={onLogout}>
           <Trans>Log out</Trans>
         </Menu.Item>
@@ -183,7 +189,9 @@ export function NavBar() {
         {canSearch && (
           <div className={classes.search}>
             {/* Beside the links only from 1200 px in every language; below, an icon opens a full-width search. */}
-            <NavSearch isCompact={isMiddleWidth} />
+            <Suspense fallback={null}>
+              <NavSearch isCompact={isMiddleWidth} />
+            </Suspense>
           </div>
         )}
         <div className={classes.actions}>
@@ -240,7 +248,9 @@ export function NavBar() {
               >
                 <Trans>Personal centre</Trans>
               </Button>
-              <CompanyDrawerSection user={user} onNavigate={drawer.close} />
+              <Suspense fallback={null}>
+                <CompanyDrawerSection user={user} onNavigate={drawer.close} />
+              </Suspense>
               <Button
                 variant="subtle"
                 color="red"

@@ -47,6 +47,40 @@ function easeInOut(t: number): number {
   return t < 0.5 ? 4 * t * t * t : 1 - Math.pow(-2 * t + 2, 3) / 2;
 }
 
+const HISTOGRAM_BINS = 4096;
+const histogram = new Uint32Array(HISTOGRAM_BINS);
+
+/**
+ * The distance from (cx, cy, cz) within which a fraction `q` of the first `count` points lie,
+ * in linear time: a histogram of the distances over [0, max] and the bin where the count
+ * crosses q, the answer rounded up to the bin's upper edge (1/4096 of the largest distance,
+ * never smaller than the exact quantile: the graph always fits). `scratch` holds the distances.
+ */
+export function quantileRadius(p: ArrayLike<number>, count: number, cx: number, cy: number, cz: number, q: number, scratch: Float32Array): number {
+  if (count <= 0) return 0;
+  let max = 0;
+  for (let i = 0; i < count; i++) {
+    const dx = p[3 * i] - cx;
+    const dy = p[3 * i + 1] - cy;
+    const dz = p[3 * i + 2] - cz;
+    const d = Math.sqrt(dx * dx + dy * dy + dz * dz);
+    scratch[i] = d;
+    if (d > max) max = d;
+  }
+  if (!(max > 0)) return 0;
+  histogram.fill(0);
+  const scale = HISTOGRAM_BINS / max;
+  for (let i = 0; i < count; i++) histogram[Math.min(HISTOGRAM_BINS - 1, Math.floor(scratch[i] * scale))]++;
+  // The same rank as the sorted version: the element at index floor(q × (count − 1)).
+  const rank = Math.floor(q * (count - 1));
+  let seen = 0;
+  for (let bin = 0; bin < HISTOGRAM_BINS; bin++) {
+    seen += histogram[bin];
+    if (seen > rank) return Math.min(max, ((bin + 1) * max) / HISTOGRAM_BINS);
+  }
+  return max;
+}
+
 export class GraphScene {
   readonly renderer: THREE.WebGLRenderer;
   readonly camera: THREE.PerspectiveCamera;
@@ -63,6 +97,8 @@ export class GraphScene {
   private positions = new Float32Array(0);
   private sizes: Float32Array<ArrayBufferLike> = new Float32Array(0);
   private count = 0;
+  private biggestSize = 0;
+  private distances = new Float32Array(0);
   private frameRequest = 0;
   private flight: { from: THREE.Vector3; fromTarget: THREE.Vector3; to: THREE.Vector3; toTarget: THREE.Vector3; start: number; ms: number } | null = null;
   private hasUserMoved = false;
@@ -126,6 +162,8 @@ export class GraphScene {
     this.count = count;
     this.positions = new Float32Array(3 * count);
     this.sizes = sizes;
+    this.biggestSize = 0;
+    for (let i = 0; i < count; i++) this.biggestSize = Math.max(this.biggestSize, sizes[i] ?? 0);
     const position = new THREE.BufferAttribute(this.positions, 3);
     position.setUsage(THREE.DynamicDrawUsage);
     const geometry = new THREE.BufferGeometry();
@@ -210,12 +248,10 @@ export class GraphScene {
     cy /= this.count;
     cz /= this.count;
     // Radius holding ~98 % of the nodes (a few far-flung leaves should not shrink the rest).
-    const d = new Float32Array(this.count);
-    for (let i = 0; i < this.count; i++) d[i] = Math.hypot(p[3 * i] - cx, p[3 * i + 1] - cy, p[3 * i + 2] - cz);
-    d.sort();
-    let biggest = 0;
-    for (let i = 0; i < this.count; i++) biggest = Math.max(biggest, this.sizes[i]);
-    const radius = Math.max(20, d[Math.floor(0.98 * (this.count - 1))] + biggest);
+    // Linear time, no allocation: this runs on every layout frame, and sorting every node's
+    // distance each time was the map's longest main-thread task while the layout settled.
+    if (this.distances.length < this.count) this.distances = new Float32Array(this.count);
+    const radius = Math.max(20, quantileRadius(p, this.count, cx, cy, cz, 0.98, this.distances) + this.biggestSize);
     const fov = (this.camera.fov * Math.PI) / 180;
     const fit = Math.min(fov, 2 * Math.atan(Math.tan(fov / 2) * this.camera.aspect));
     const distance = radius / Math.sin(fit / 2);

@@ -1,12 +1,14 @@
 import { lazy, Suspense, type ComponentType } from 'react';
 import { PageLoader } from '@/components/page-loader.tsx';
+import { ensureAllCatalogs } from '@/i18n/i18n.ts';
 
 /**
  * The map area's pages, loaded on demand: three.js, uPlot and the layout worker stay out
  * of the main bundle until someone opens the map, the bigscreen or a score.
  */
 function lazyPage<P extends object>(load: () => Promise<ComponentType<P>>) {
-  const Page = lazy(async () => ({ default: await load() }));
+  // The map's texts are in its own catalog, loaded with the page.
+  const Page = lazy(async () => ({ default: (await Promise.all([load(), ensureAllCatalogs()]))[0] }));
   return function LazyPage(props: P) {
     return (
       <Suspense fallback={<PageLoader />}>
