@@ -96,12 +96,12 @@ export class InProcessQueue implements JobQueue {
     this.isStopped = true;
     for (const t of this.timers) clearTimeout(t);
     this.timers.clear();
-    await Promise.all([...this.running.values()]);
+    await Promise.all(this.running.values());
   }
 
   /** Waits until no job of this process is queued or running (tests). */
   async idle(): Promise<void> {
-    while (this.running.size > 0) await Promise.all([...this.running.values()]);
+    while (this.running.size > 0) await Promise.all(this.running.values());
   }
 
   private pump(name: string): void {
