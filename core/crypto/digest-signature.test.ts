@@ -1,4 +1,4 @@
-import { createHash, createPublicKey, generateKeyPairSync, sign, verify, webcrypto } from 'node:crypto';
+import { createHash, createPublicKey, generateKeyPairSync, sign, verify } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { signDigest, verifyDigest } from './digest-signature.ts';
 
@@ -29,8 +29,8 @@ describe('ECDSA P-256 over a digest (@noble/curves 2 with explicit options)', ()
   });
 
   it('signs a digest (not a message) in DER that OpenSSL verifies over the file', async () => {
-    const pair = await webcrypto.subtle.generateKey({ name: 'ECDSA', namedCurve: 'P-256' }, true, ['sign', 'verify']);
-    const spki = new Uint8Array(await webcrypto.subtle.exportKey('spki', pair.publicKey));
+    const pair = await crypto.subtle.generateKey({ name: 'ECDSA', namedCurve: 'P-256' }, true, ['sign', 'verify']);
+    const spki = new Uint8Array(await crypto.subtle.exportKey('spki', pair.publicKey));
     const data = Buffer.from('a file to sign');
     const digest = new Uint8Array(createHash('sha256').update(data).digest());
     const signature = await signDigest(pair.privateKey, digest);
