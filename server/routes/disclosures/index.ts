@@ -19,7 +19,8 @@ import {
   type CreateDisclosureInput,
 } from '../../services/disclosure-flow.ts';
 import type { MemberContext } from '../../plugins/enterprises.ts';
-import { body, code, pageNumber, SIGNED_IN } from '../schemas.ts';
+import { body, code, ok, okNull, pageNumber, SIGNED_IN } from '../schemas.ts';
+import { createdDisclosure, disclosureRecord, fileLink, publicDisclosure, receiverStep, recordPage } from './responses.ts';
 
 const idParam = { type: 'object', properties: { id: { type: 'string', maxLength: 40 } }, required: ['id'] } as const;
 const COOKIE_PATH = '/api/v2/disclosures';
@@ -75,7 +76,7 @@ export default async function disclosureRoutes(app: FastifyInstance) {
   // ---------- sender ----------
 
   // The sender's own confirmation code (to the logged-in user's phone).
-  app.get('/api/v2/disclosures/validation-code', async (request) => {
+  app.get('/api/v2/disclosures/validation-code', { schema: { response: okNull } }, async (request) => {
     const ctx = await app.requireMember(request, 'member');
     await codes.send(ctx.user.phonenumber, DISCLOSURE_SMS_TYPES.senderConfirm, request.ip);
     return { data: null };
@@ -98,6 +99,7 @@ export default async function disclosureRoutes(app: FastifyInstance) {
           },
           ['hash', 'name', 'received_phone', 'store_name', 'type', 'validation_code', 'store_forever'],
         ),
+        response: ok(createdDisclosure),
       },
     },
     async (request) => {
@@ -125,14 +127,14 @@ export default async function disclosureRoutes(app: FastifyInstance) {
 
   app.get<{ Querystring: { page?: number; page_size?: number } }>(
     '/api/v2/disclosures/records',
-    { config: SIGNED_IN, schema: { querystring: { type: 'object', properties: { page: pageNumber, page_size: { type: 'integer', minimum: 1, maximum: 100 } } } } },
+    { config: SIGNED_IN, schema: { querystring: { type: 'object', properties: { page: pageNumber, page_size: { type: 'integer', minimum: 1, maximum: 100 } } }, response: ok(recordPage) } },
     async (request) => {
       const ctx = await app.requireMember(request, 'member');
       return { data: await disclosureRecords(db, ctx, request.query.page ?? 1, request.query.page_size ?? 20) };
     },
   );
 
-  app.put<{ Params: { id: string } }>('/api/v2/disclosures/records/:id/revoke', { config: SIGNED_IN, schema: { params: idParam } }, async (request) => {
+  app.put<{ Params: { id: string } }>('/api/v2/disclosures/records/:id/revoke', { config: SIGNED_IN, schema: { params: idParam, response: ok(disclosureRecord) } }, async (request) => {
     const ctx = await app.requireMember(request, 'member');
     const row = await findOr404(request, request.params.id);
     if (!isSenderSide(ctx, row)) throw new ApiError('not_found', 'disclosure_id', 404);
@@ -142,14 +144,14 @@ export default async function disclosureRoutes(app: FastifyInstance) {
   // ---------- anyone holding the link ----------
 
   // §7 GET /disclosures/records/{id}: the receiver's view (phone: last 4 digits only); the sender side also gets the full record.
-  app.get<{ Params: { id: string } }>('/api/v2/disclosures/records/:id', { schema: { params: idParam } }, async (request) => {
+  app.get<{ Params: { id: string } }>('/api/v2/disclosures/records/:id', { schema: { params: idParam, response: ok(publicDisclosure) } }, async (request) => {
     const row = await findOr404(request, request.params.id);
     const token = receiptToken(request, row.id);
     return { data: await publicView(db, row, token, await optionalMember(request)) };
   });
 
   // The receiver's code (§7 type 8), to the phone on record.
-  app.post<{ Params: { id: string } }>('/api/v2/disclosures/records/:id/validation-code', { schema: { params: idParam } }, async (request) => {
+  app.post<{ Params: { id: string } }>('/api/v2/disclosures/records/:id/validation-code', { schema: { params: idParam, response: okNull } }, async (request) => {
     const row = await findOr404(request, request.params.id);
     if (isDisclosureDead(row.status)) fail('not_found', 'validation_code');
     await codes.send(row.received_phone, DISCLOSURE_SMS_TYPES.receiverCode, request.ip);
@@ -159,7 +161,7 @@ export default async function disclosureRoutes(app: FastifyInstance) {
   // §7 PUT /disclosures/check-identify (validation_code, disclosure_id).
   app.put<{ Body: { validation_code: string; disclosure_id: string } }>(
     '/api/v2/disclosures/check-identify',
-    { schema: { body: body({ validation_code: code, disclosure_id: { type: 'string', maxLength: 40 } }, ['validation_code', 'disclosure_id']) } },
+    { schema: { body: body({ validation_code: code, disclosure_id: { type: 'string', maxLength: 40 } }, ['validation_code', 'disclosure_id']), response: ok(receiverStep) } },
     async (request, reply) => {
       const row = await findOr404(request, request.body.disclosure_id);
       const token = await verifyReceiver(db, codes, row, request.body.validation_code);
@@ -169,13 +171,13 @@ export default async function disclosureRoutes(app: FastifyInstance) {
   );
 
   // §7 PUT /disclosures/receive/{id}: the receiver accepts the agreement.
-  app.put<{ Params: { id: string } }>('/api/v2/disclosures/receive/:id', { schema: { params: idParam } }, async (request) => {
+  app.put<{ Params: { id: string } }>('/api/v2/disclosures/receive/:id', { schema: { params: idParam, response: ok(receiverStep) } }, async (request) => {
     const row = await findOr404(request, request.params.id);
     return { data: await acceptAgreement(db, row, receiptToken(request, row.id)) };
   });
 
   // §7 GET /disclosures/records/{id}/file-link: a short-lived link for this verified, accepting browser only.
-  app.get<{ Params: { id: string } }>('/api/v2/disclosures/records/:id/file-link', { schema: { params: idParam } }, async (request) => {
+  app.get<{ Params: { id: string } }>('/api/v2/disclosures/records/:id/file-link', { schema: { params: idParam, response: ok(fileLink) } }, async (request) => {
     const row = await findOr404(request, request.params.id);
     return { data: await issueFileLink(db, (fileId) => app.fileStore.isStored(fileId), row, receiptToken(request, row.id)) };
   });

@@ -20,7 +20,10 @@ import {
   type DepositInput,
   type KeyStatusChange,
 } from '../../services/enterprise-key-custody.ts';
-import { body, idParam, pageNumber, text, SIGNED_IN } from '../schemas.ts';
+import { body, idParam, ok, pageNumber, text, SIGNED_IN } from '../schemas.ts';
+import * as responses from './responses.ts';
+
+const state = { response: ok(responses.keyState) };
 import { contentDisposition } from '../../content-disposition.ts';
 
 const paging = { page: { ...pageNumber, default: 1 }, page_size: { type: 'integer', minimum: 1, maximum: 100, default: 10 } } as const;
@@ -45,7 +48,7 @@ export default async function enterpriseKeyRoutes(app: FastifyInstance) {
   app.addHook('onClose', async () => clearInterval(purgeTimer));
 
   // The key, certificate and custody state of the displayed company (every confirmed member).
-  app.get('/api/v1/enterprises/keys', async (request) => {
+  app.get('/api/v1/enterprises/keys', { schema: state }, async (request) => {
     const ctx = await app.requireMember(request, 'member');
     return { data: await keyState(db, ctx) };
   });
@@ -53,7 +56,7 @@ export default async function enterpriseKeyRoutes(app: FastifyInstance) {
   // The key ceremony's deposit: encrypted PEM + CSR + the deposit proof → certificate, ledger entry, status 1.
   app.post<{ Body: DepositInput }>(
     '/api/v1/enterprises/keys',
-    { config: SIGNED_IN, schema: { body: body({ encrypted_private_key: text(PEM_MAX), csr: text(PEM_MAX), deposit_signature: text(200) }, ['encrypted_private_key', 'csr', 'deposit_signature']) } },
+    { config: SIGNED_IN, schema: { body: body({ encrypted_private_key: text(PEM_MAX), csr: text(PEM_MAX), deposit_signature: text(200) }, ['encrypted_private_key', 'csr', 'deposit_signature']), ...state } },
     async (request) => {
       const ctx = await app.requireMember(request, 'superAdmin');
       return { data: await depositKey(db, (i, t) => app.registerEntry(i, t), app.ledger.config.publicUrl, ctx, request.body, { ip: request.ip }) };
@@ -63,20 +66,20 @@ export default async function enterpriseKeyRoutes(app: FastifyInstance) {
   // The enterprise's certificates, newest first (every member: certificates are public by nature).
   app.get<{ Querystring: { page: number; page_size: number } }>(
     '/api/v1/enterprises/certificates',
-    { config: SIGNED_IN, schema: { querystring: { type: 'object', properties: paging, additionalProperties: false } } },
+    { config: SIGNED_IN, schema: { querystring: { type: 'object', properties: paging, additionalProperties: false }, response: ok(responses.certificatePage) } },
     async (request) => {
       const { enterprise } = await app.requireMember(request, 'member');
       return { data: await certificatePage(db, enterprise.id, request.query.page, request.query.page_size) };
     },
   );
 
-  app.get<{ Params: { id: number } }>('/api/v1/enterprises/certificates/:id', { config: SIGNED_IN, schema: { params: idParam('id') } }, async (request) => {
+  app.get<{ Params: { id: number } }>('/api/v1/enterprises/certificates/:id', { config: SIGNED_IN, schema: { params: idParam('id'), response: ok(responses.certificate) } }, async (request) => {
     const { enterprise } = await app.requireMember(request, 'member');
     return { data: await certificateOf(db, enterprise.id, request.params.id) };
   });
 
   // The encrypted key as a file: a backup while custodied, the last download after custody ends (administrators; logged).
-  app.get('/api/v1/enterprises/keys/backup', async (request) => {
+  app.get('/api/v1/enterprises/keys/backup', { schema: { response: ok(responses.keyBackup) } }, async (request) => {
     const ctx = await app.requireMember(request, 'admin');
     return { data: await keyBackup(db, ctx, { ip: request.ip }) };
   });
@@ -88,7 +91,7 @@ export default async function enterpriseKeyRoutes(app: FastifyInstance) {
    */
   app.post<{ Body: { file_hash: string; file_name?: string; file_size?: number } }>(
     '/api/v1/enterprises/keys/usages',
-    { config: SIGNED_IN, schema: { body: body({ file_hash: text(100), file_name: text(255), file_size: { type: 'integer', minimum: 0, maximum: Number.MAX_SAFE_INTEGER } }, ['file_hash']) } },
+    { config: SIGNED_IN, schema: { body: body({ file_hash: text(100), file_name: text(255), file_size: { type: 'integer', minimum: 0, maximum: Number.MAX_SAFE_INTEGER } }, ['file_hash']), response: ok(responses.keyUsage) } },
     async (request) => {
       const ctx = await app.requireMember(request, 'admin');
       const identity = parseFileIdentity(request.body.file_hash.trim().toLowerCase());
@@ -101,7 +104,7 @@ export default async function enterpriseKeyRoutes(app: FastifyInstance) {
   // The signature made with a fetched key: checked against the certificate and the file hash, then logged.
   app.put<{ Params: { id: number }; Body: { signature: string } }>(
     '/api/v1/enterprises/keys/usages/:id',
-    { config: SIGNED_IN, schema: { params: idParam('id'), body: body({ signature: text(200) }, ['signature']) } },
+    { config: SIGNED_IN, schema: { params: idParam('id'), body: body({ signature: text(200) }, ['signature']), response: ok(responses.signedUsage) } },
     async (request) => {
       const ctx = await app.requireMember(request, 'admin');
       return { data: await recordKeySignature(db, ctx, request.params.id, request.body.signature, { ip: request.ip }) };
@@ -111,7 +114,7 @@ export default async function enterpriseKeyRoutes(app: FastifyInstance) {
   // The key usage history and audit trail, newest first (administrators and the confidentiality officer).
   app.get<{ Querystring: { page: number; page_size: number } }>(
     '/api/v1/enterprises/keys/log',
-    { config: SIGNED_IN, schema: { querystring: { type: 'object', properties: paging, additionalProperties: false } } },
+    { config: SIGNED_IN, schema: { querystring: { type: 'object', properties: paging, additionalProperties: false }, response: ok(responses.keyLogPage) } },
     async (request) => {
       const { enterprise } = await app.requireMember(request, 'viewer');
       return { data: await keyLogPage(db, enterprise.id, request.query.page, request.query.page_size) };
@@ -136,6 +139,7 @@ export default async function enterpriseKeyRoutes(app: FastifyInstance) {
           },
           ['private_key_status'],
         ),
+        ...state,
       },
     },
     async (request) => {
@@ -148,7 +152,7 @@ export default async function enterpriseKeyRoutes(app: FastifyInstance) {
 
   app.get<{ Querystring: { status?: number } }>(
     '/api/v1/operator/key-custody-requests',
-    { schema: { querystring: { type: 'object', properties: { status: { type: 'integer', minimum: 1, maximum: 5 } }, additionalProperties: false } } },
+    { schema: { querystring: { type: 'object', properties: { status: { type: 'integer', minimum: 1, maximum: 5 } }, additionalProperties: false }, response: ok(responses.custodyRequests) } },
     async (request) => {
       await requireOperator(db, request);
       return { data: await custodyRequests(db, request.query.status) };
@@ -162,6 +166,7 @@ export default async function enterpriseKeyRoutes(app: FastifyInstance) {
       schema: {
         params: idParam('id'),
         body: body({ status: { type: 'integer', enum: [CUSTODY_REQUEST_STATUS.completed, CUSTODY_REQUEST_STATUS.rejected] }, reason: text(500) }, ['status']),
+        response: ok(responses.custodyReview),
       },
     },
     async (request) => {
@@ -172,7 +177,7 @@ export default async function enterpriseKeyRoutes(app: FastifyInstance) {
 
   // ---- public PKI: the CA certificates to check against, and the revocation list ----
 
-  app.get('/api/v1/pki/ca', async () => ({ data: await pkiCa(db) }));
+  app.get('/api/v1/pki/ca', { schema: { response: ok(responses.pkiCa) } }, async () => ({ data: await pkiCa(db) }));
 
   // RFC 5280 CRL of the issuing CA (DER, application/pkix-crl), the address enterprise certificates name.
   app.get('/api/v1/pki/crl', async (_request, reply) => {

@@ -2,7 +2,10 @@ import type { FastifyInstance } from 'fastify';
 import { INVITATION_STATUS } from '../../../core/enterprise.ts';
 import { companyState } from '../../services/enterprises.ts';
 import { answerInvitation, joinByCode, joinByName, switchEnterprise } from '../../services/enterprise-joining.ts';
-import { body, text, SIGNED_IN } from '../schemas.ts';
+import { body, ok, text, SIGNED_IN } from '../schemas.ts';
+import { companyDto, invitedCompany } from './responses.ts';
+
+const company = { response: ok(companyDto) };
 import enterpriseMemberRoutes from './members.ts';
 import enterpriseRegistrationRoutes from './registration.ts';
 
@@ -17,13 +20,13 @@ export default async function enterpriseRoutes(app: FastifyInstance) {
   await enterpriseRegistrationRoutes(app);
 
   // §7 v1 GET /enterprises: the Company client state (§3).
-  app.get('/api/v1/enterprises', async (request) => {
+  app.get('/api/v1/enterprises', { schema: company }, async (request) => {
     const user = await app.requireUser(request);
     return { data: await companyState(db, user) };
   });
 
   // §7 v1 GET /enterprises/join-list: joined companies (locked ones marked).
-  app.get('/api/v1/enterprises/join-list', async (request) => {
+  app.get('/api/v1/enterprises/join-list', { schema: { response: ok({ type: 'object', properties: { enterprises: companyDto.properties.companies } }) } }, async (request) => {
     const user = await app.requireUser(request);
     return { data: { enterprises: (await companyState(db, user)).companies } };
   });
@@ -31,7 +34,7 @@ export default async function enterpriseRoutes(app: FastifyInstance) {
   // §7 v1 PUT /users/switch-enterprise: the displayed company; locked ones cannot be chosen.
   app.put<{ Body: { enterprise_id: number } }>(
     '/api/v1/users/switch-enterprise',
-    { config: SIGNED_IN, schema: { body: body({ enterprise_id: { type: 'integer', minimum: 1 } }, ['enterprise_id']) } },
+    { config: SIGNED_IN, schema: { body: body({ enterprise_id: { type: 'integer', minimum: 1 } }, ['enterprise_id']), ...company } },
     async (request) => {
       const user = await app.requireUser(request);
       return { data: await switchEnterprise(db, user.id, request.body.enterprise_id) };
@@ -39,7 +42,7 @@ export default async function enterpriseRoutes(app: FastifyInstance) {
   );
 
   // §7 v1 POST /enterprises/employees (name): join by company name.
-  app.post<{ Body: { name: string } }>('/api/v1/enterprises/employees', { config: SIGNED_IN, schema: { body: body({ name: text(200) }, ['name']) } }, async (request) => {
+  app.post<{ Body: { name: string } }>('/api/v1/enterprises/employees', { config: SIGNED_IN, schema: { body: body({ name: text(200) }, ['name']), ...company } }, async (request) => {
     const user = await app.requireUser(request);
     return { data: await joinByName(db, config, user, request.body.name) };
   });
@@ -47,7 +50,7 @@ export default async function enterpriseRoutes(app: FastifyInstance) {
   // §7 v2 POST /enterprises/employees (invitation_code): join by 8-character invitation code.
   app.post<{ Body: { invitation_code: string } }>(
     '/api/v2/enterprises/employees',
-    { config: SIGNED_IN, schema: { body: body({ invitation_code: text(32) }, ['invitation_code']) } },
+    { config: SIGNED_IN, schema: { body: body({ invitation_code: text(32) }, ['invitation_code']), ...company } },
     async (request) => {
       const user = await app.requireUser(request);
       return { data: await joinByCode(db, config, user, request.body.invitation_code) };
@@ -55,7 +58,7 @@ export default async function enterpriseRoutes(app: FastifyInstance) {
   );
 
   // §7 v2 GET /users/invitation/enterprise: the pending invitation (or null).
-  app.get('/api/v2/users/invitation/enterprise', async (request) => {
+  app.get('/api/v2/users/invitation/enterprise', { schema: { response: ok(invitedCompany) } }, async (request) => {
     const user = await app.requireUser(request);
     return { data: (await companyState(db, user)).invited_company };
   });
@@ -67,6 +70,7 @@ export default async function enterpriseRoutes(app: FastifyInstance) {
       schema: {
         params: { type: 'object', properties: { id: { type: 'integer' } }, required: ['id'] },
         body: body({ status: { type: 'integer', enum: [INVITATION_STATUS.accepted, INVITATION_STATUS.refused] } }, ['status']),
+        ...company,
       },
     },
     async (request) => {

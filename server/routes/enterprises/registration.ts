@@ -17,7 +17,8 @@ import {
 } from '../../services/enterprise-joining.ts';
 import { APPLICATION_STATUS } from '../../../core/enterprise.ts';
 import { ownsFile } from '../../services/stored-files.ts';
-import { body, envelope, text, userDto, SIGNED_IN } from '../schemas.ts';
+import { body, envelope, ok, text, userDto, SIGNED_IN } from '../schemas.ts';
+import { companyDto, idCardOcr, licenceOcr } from './responses.ts';
 import { applicationFormPdf } from './application-form.ts';
 import { contentDisposition } from '../../content-disposition.ts';
 
@@ -46,7 +47,7 @@ export default async function enterpriseRegistrationRoutes(app: FastifyInstance)
   // §7 v1 POST /users/ocr/identity-card (image_id, side): front gives card_no and name; back gives the validity period.
   app.post<{ Body: { image_id: string; side: 'front' | 'back' } }>(
     '/api/v1/users/ocr/identity-card',
-    { config: SIGNED_IN, schema: { body: body({ image_id: fileId, side: { type: 'string', enum: ['front', 'back'] } }, ['image_id', 'side']) } },
+    { config: SIGNED_IN, schema: { body: body({ image_id: fileId, side: { type: 'string', enum: ['front', 'back'] } }, ['image_id', 'side']), response: ok(idCardOcr) } },
     async (request) => {
       const user = await app.requireUser(request);
       const imageId = request.body.image_id.trim();
@@ -98,7 +99,7 @@ export default async function enterpriseRegistrationRoutes(app: FastifyInstance)
   );
 
   // §7 v1 POST /enterprises/ocr/license (image_id): name, licence number, legal representative.
-  app.post<{ Body: { image_id: string } }>('/api/v1/enterprises/ocr/license', { config: SIGNED_IN, schema: { body: body({ image_id: fileId }, ['image_id']) } }, async (request) => {
+  app.post<{ Body: { image_id: string } }>('/api/v1/enterprises/ocr/license', { config: SIGNED_IN, schema: { body: body({ image_id: fileId }, ['image_id']), response: ok(licenceOcr) } }, async (request) => {
     const user = await app.requireUser(request);
     const imageId = request.body.image_id.trim();
     if (!(await ownsFile(db, user.id, imageId))) fail('license_record_not_found', 'image_id');
@@ -111,7 +112,7 @@ export default async function enterpriseRegistrationRoutes(app: FastifyInstance)
   // §7 v1 POST /enterprises/legal-person: channel 1, the legal person confirms with an SMS code.
   app.post<{ Body: LicenceInput & { phonenumber?: string; validation_code: string } }>(
     '/api/v1/enterprises/legal-person',
-    { config: SIGNED_IN, schema: { body: body({ ...licenceFields, phonenumber: text(32), validation_code: text(16) }, ['name', 'license', 'legal_person', 'license_image_id', 'validation_code']) } },
+    { config: SIGNED_IN, schema: { body: body({ ...licenceFields, phonenumber: text(32), validation_code: text(16) }, ['name', 'license', 'legal_person', 'license_image_id', 'validation_code']), response: ok(companyDto) } },
     async (request) => {
       const user = await app.requireUser(request);
       await checkCanJoin(db, config, user, 'name');
@@ -137,6 +138,7 @@ export default async function enterpriseRegistrationRoutes(app: FastifyInstance)
 
   const agentSchema = {
     body: body({ ...licenceFields, apply_book_id: fileId, organization_code_certificate_id: { type: ['string', 'null'], maxLength: 90 } }, ['name', 'license', 'legal_person', 'license_image_id', 'apply_book_id']),
+    response: ok(companyDto),
   };
   type AgentBody = LicenceInput & { apply_book_id: string; organization_code_certificate_id?: string | null };
 

@@ -21,7 +21,11 @@ import {
   type VaultContext,
   type VaultFileInput,
 } from '../../services/vault-projects.ts';
-import { body, idParam, pageOf, paging, text, SIGNED_IN } from '../schemas.ts';
+import { body, idParam, ok, pageOf, paging, text, SIGNED_IN } from '../schemas.ts';
+import { filePage as filePageSchema, logPage, projectPage as projectPageSchema, vaultAuthorization as authorizationSchema, vaultFile, vaultProject } from './responses.ts';
+
+const authorization = { response: ok(authorizationSchema) };
+const project = { response: ok(vaultProject) };
 import { requestLocale } from '../../locale.ts';
 import { contentDisposition } from '../../content-disposition.ts';
 
@@ -56,7 +60,7 @@ export default async function vaultRoutes(app: FastifyInstance) {
   // ---- unlocking -------------------------------------------------------------------------
 
   /** Whether the vault is open now, and until when (never fails with vault_login_status_expired). */
-  app.get('/api/v1/vault/authorization', async (request) => {
+  app.get('/api/v1/vault/authorization', { schema: authorization }, async (request) => {
     const m = await memberOf(request);
     return { data: await vaultAuthorization(db, config, m.sessionId, m.employee.enterprise_id) };
   });
@@ -67,7 +71,7 @@ export default async function vaultRoutes(app: FastifyInstance) {
    */
   app.post<{ Body: { new_phone_number?: string; validation_code: string } }>(
     '/api/v1/vault/authorization',
-    { config: SIGNED_IN, schema: { body: body({ new_phone_number: text(32), validation_code: text(16) }, ['validation_code']) } },
+    { config: SIGNED_IN, schema: { body: body({ new_phone_number: text(32), validation_code: text(16) }, ['validation_code']), ...authorization } },
     async (request) => {
       const m = await memberOf(request);
       const phone = request.body.new_phone_number?.trim();
@@ -78,7 +82,7 @@ export default async function vaultRoutes(app: FastifyInstance) {
   );
 
   /** Locks the vault now (leaving the desk); the next vault call needs a new code. */
-  app.delete('/api/v1/vault/authorization', async (request) => {
+  app.delete('/api/v1/vault/authorization', { schema: authorization }, async (request) => {
     const m = await memberOf(request);
     return { data: await lockVault(db, config, m) };
   });
@@ -87,7 +91,7 @@ export default async function vaultRoutes(app: FastifyInstance) {
 
   app.get<{ Querystring: { page?: number; page_size?: number; keyword?: string } }>(
     '/api/v1/vault/projects',
-    { config: SIGNED_IN, schema: { querystring: { type: 'object', properties: { ...paging, keyword: text(60) } } } },
+    { config: SIGNED_IN, schema: { querystring: { type: 'object', properties: { ...paging, keyword: text(60) } }, response: ok(projectPageSchema) } },
     async (request) => {
       const v = await requireVault(request);
       return { data: await projectPage(db, v, pageOf(request.query, config.tablePageSize), request.query.keyword) };
@@ -96,12 +100,12 @@ export default async function vaultRoutes(app: FastifyInstance) {
 
   const projectBody = body({ name: text(200), description: text(2000) }, ['name']);
 
-  app.post<{ Body: ProjectInput }>('/api/v1/vault/projects', { config: SIGNED_IN, schema: { body: projectBody } }, async (request) => {
+  app.post<{ Body: ProjectInput }>('/api/v1/vault/projects', { config: SIGNED_IN, schema: { body: projectBody, ...project } }, async (request) => {
     const v = await requireVault(request);
     return { data: await createProject(db, v, request.body) };
   });
 
-  app.get<{ Params: { projectId: number } }>('/api/v1/vault/projects/:projectId', { config: SIGNED_IN, schema: { params: idParam('projectId') } }, async (request) => {
+  app.get<{ Params: { projectId: number } }>('/api/v1/vault/projects/:projectId', { config: SIGNED_IN, schema: { params: idParam('projectId'), ...project } }, async (request) => {
     const v = await requireVault(request);
     await projectOr404(db, v, request.params.projectId);
     return { data: await projectDto(db, v, request.params.projectId) };
@@ -109,7 +113,7 @@ export default async function vaultRoutes(app: FastifyInstance) {
 
   app.put<{ Params: { projectId: number }; Body: ProjectInput }>(
     '/api/v1/vault/projects/:projectId',
-    { config: SIGNED_IN, schema: { params: idParam('projectId'), body: projectBody } },
+    { config: SIGNED_IN, schema: { params: idParam('projectId'), body: projectBody, ...project } },
     async (request) => {
       const v = await requireVault(request);
       return { data: await updateProject(db, v, request.params.projectId, request.body) };
@@ -124,7 +128,7 @@ export default async function vaultRoutes(app: FastifyInstance) {
    */
   app.get<{ Params: { projectId: number }; Querystring: { page?: number; page_size?: number; dip_id?: string } }>(
     '/api/v1/vault/projects/:projectId/files',
-    { config: SIGNED_IN, schema: { params: idParam('projectId'), querystring: { type: 'object', properties: { ...paging, dip_id: text(40) } } } },
+    { config: SIGNED_IN, schema: { params: idParam('projectId'), querystring: { type: 'object', properties: { ...paging, dip_id: text(40) } }, response: ok(filePageSchema) } },
     async (request) => {
       const v = await requireVault(request);
       return { data: await filePage(db, v, request.params.projectId, pageOf(request.query, config.tablePageSize), request.query.dip_id?.trim(), request.query.page !== undefined) };
@@ -138,6 +142,7 @@ export default async function vaultRoutes(app: FastifyInstance) {
       schema: {
         params: idParam('projectId'),
         body: body({ name: text(400), file_hash: text(100), size: { type: 'integer', minimum: 0, maximum: Number.MAX_SAFE_INTEGER } }, ['name', 'file_hash']),
+        response: ok(vaultFile),
       },
     },
     async (request) => {
@@ -162,7 +167,7 @@ export default async function vaultRoutes(app: FastifyInstance) {
   /** The vault log, newest first: one project's (project_id), or every vault action the caller may see. */
   app.get<{ Querystring: { project_id?: number; page?: number; page_size?: number } }>(
     '/api/v1/vault/logs',
-    { config: SIGNED_IN, schema: { querystring: { type: 'object', properties: { ...paging, project_id: { type: 'integer', minimum: 1 } } } } },
+    { config: SIGNED_IN, schema: { querystring: { type: 'object', properties: { ...paging, project_id: { type: 'integer', minimum: 1 } } }, response: ok(logPage) } },
     async (request) => {
       const v = await requireVault(request);
       return { data: await vaultLogPage(db, v, request.query.project_id, pageOf(request.query, config.tablePageSize)) };
