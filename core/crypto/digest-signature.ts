@@ -5,8 +5,14 @@
  * `openssl dgst -sha256 -sign` makes over the file (ECDSA with SHA-256, DER), so
  * `openssl dgst -sha256 -verify` accepts it. @noble/curves does the curve arithmetic
  * (audited, hedged RFC 6979 nonces); the private scalar is wiped after use.
+ *
+ * The options are spelled out because @noble/curves 2 changed its defaults: it hashes the
+ * message itself (`prehash: true`; ours is already a digest), answers compact signatures
+ * (we exchange DER), and signs and accepts only low-S signatures. OpenSSL and WebCrypto
+ * make high-S signatures half of the time, and ECDSA over P-256 accepts both, so low-S
+ * stays off as it was.
  */
-import { p256 } from '@noble/curves/p256';
+import { p256 } from '@noble/curves/nist.js';
 import { ecPointOfSpki } from './enterprise-cert.ts';
 import { privateScalarOf } from './keys.ts';
 
@@ -14,7 +20,7 @@ export async function signDigest(extractablePrivateKey: CryptoKey, digest: Uint8
   if (digest.length !== 32) throw new Error('a SHA-256 digest is 32 bytes');
   const scalar = await privateScalarOf(extractablePrivateKey);
   try {
-    return p256.sign(digest, scalar, { extraEntropy: true }).toDERRawBytes();
+    return p256.sign(digest, scalar, { prehash: false, lowS: false, format: 'der', extraEntropy: true });
   } finally {
     scalar.fill(0);
   }
@@ -24,7 +30,7 @@ export async function signDigest(extractablePrivateKey: CryptoKey, digest: Uint8
 export function verifyDigest(spki: Uint8Array, digest: Uint8Array, derSignature: Uint8Array): boolean {
   if (digest.length !== 32) return false;
   try {
-    return p256.verify(derSignature, digest, ecPointOfSpki(spki));
+    return p256.verify(derSignature, digest, ecPointOfSpki(spki), { prehash: false, lowS: false, format: 'der' });
   } catch {
     return false;
   }

@@ -54,3 +54,48 @@ export const userDto = {
 export function envelope(data: unknown) {
   return { 200: { type: 'object', properties: { data } } };
 }
+
+// ---- response schemas: the 2xx answers fast-json-stringify serializes and the OpenAPI document describes ----
+// Numbers are `number` (never rounded); no property is `required` (a missing one would throw
+// at serialization); a schema lists every field the client reads, since unlisted ones are dropped.
+
+export const str = { type: 'string' } as const;
+export const num = { type: 'number' } as const;
+export const bool = { type: 'boolean' } as const;
+export const nullableStr = { type: ['string', 'null'] } as const;
+export const nullableNum = { type: ['number', 'null'] } as const;
+/** A free-form JSON object (kept whole). */
+export const anyObject = { type: 'object', additionalProperties: true } as const;
+
+/** An object with these properties (and only these, when serialized). */
+export function obj(properties: Record<string, unknown>) {
+  return { type: 'object', properties } as const;
+}
+
+/** The same, or null. */
+export function nullableObj(properties: Record<string, unknown>) {
+  return { type: ['object', 'null'], properties } as const;
+}
+
+export function arrayOf(items: unknown) {
+  return { type: 'array', items } as const;
+}
+
+/** A §7 page: items, total, page, page_size. */
+export function pageSchema(item: unknown) {
+  return obj({ items: arrayOf(item), total: num, page: num, page_size: num });
+}
+
+/** The §7 failure envelope: `{ message, field_name }` with a §8 catalogue key. */
+export const errorEnvelope = {
+  type: 'object',
+  properties: { message: { type: 'string', description: 'A §8 catalogue key.' }, field_name: { type: 'string', description: 'The field at fault.' } },
+} as const;
+
+/** The response schemas of a JSON route: 200 `{ data }` and the 4xx failure envelope. */
+export function ok(data: unknown) {
+  return { 200: { type: 'object', properties: { data } }, '4xx': errorEnvelope };
+}
+
+/** `{ data: null }`: a route that answers only that it did it. */
+export const okNull = ok({ type: 'null' });

@@ -113,6 +113,19 @@ export function toCsv(rows: string[][]): string {
   return `\uFEFF${[[...EXPORT_HEADERS], ...rows].map((r) => r.map(cell).join(',')).join('\r\n')}\r\n`;
 }
 
+/**
+ * The partner export as XLSX. Why SheetJS (@e965/xlsx, the npm republish of the SheetJS CDN
+ * build 0.20.3) and not one of the maintained alternatives, reviewed against what we do:
+ * - the member bulk import (src/features/enterprise/member-sheet.ts) reads .xlsx AND .xls
+ *   (the upload accepts both; older Excel and WPS still save .xls), and tests write XLSX;
+ *   this export writes .xlsx on the server.
+ * - read-excel-file (9.x) reads .xlsx only, no .xls; write-excel-file (4.x) only writes: two
+ *   packages for what one does, and .xls import would be lost (a behaviour change).
+ * - exceljs (4.4.0, last release 2023) reads and writes .xlsx only, no .xls either, and
+ *   brings a larger dependency tree (archiver, unzipper, saxes…) into both server and bundle.
+ * SheetJS covers both formats and directions with no dependencies; it is loaded with a
+ * dynamic import on both sides, so it costs nothing until a sheet is read or written.
+ */
 export async function toXlsx(rows: string[][]): Promise<Buffer> {
   const XLSX = await import('@e965/xlsx');
   const sheet = XLSX.utils.aoa_to_sheet([[...EXPORT_HEADERS], ...rows]);

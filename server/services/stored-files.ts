@@ -41,3 +41,9 @@ export async function disclosableFiles(db: Db, ctx: MemberContext): Promise<Stor
   }
   return out;
 }
+
+/** True when this user uploaded the file (files are only usable by their uploaders). */
+export async function ownsFile(db: Db, userId: number, fileId: string): Promise<boolean> {
+  const row = await db.selectFrom('file_owners').select('file_id').where('file_id', '=', fileId).where('user_id', '=', userId).executeTakeFirst();
+  return Boolean(row);
+}

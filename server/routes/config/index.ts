@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify';
+import { obj, ok, str } from '../schemas.ts';
 
 /** The deployment configuration, read by the browser at start-up. */
 export default async function configRoutes(app: FastifyInstance) {
@@ -6,5 +7,5 @@ export default async function configRoutes(app: FastifyInstance) {
     reply.header('cache-control', 'no-cache');
     return app.config;
   });
-  app.get('/api/health', async () => ({ data: { status: 'ok' } }));
+  app.get('/api/health', { schema: { response: ok(obj({ status: str })) } }, async () => ({ data: { status: 'ok' } }));
 }

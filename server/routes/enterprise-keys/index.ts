@@ -1,50 +1,29 @@
 import type { FastifyInstance } from 'fastify';
-import { PBKDF2_ITERATIONS } from '../../../core/constants.ts';
 import { parseFileIdentity } from '../../../core/file-identity.ts';
-import { fromBase64, sha256, toBase64, toHex, utf8 } from '../../../core/ledger/bytes.ts';
-import { checkCsrPem } from '../../../core/crypto/csr.ts';
-import { certificatePem, issueEnterpriseCertificate, summarizeCertificate } from '../../../core/crypto/enterprise-cert.ts';
-import { verifyDigest } from '../../../core/crypto/digest-signature.ts';
-import { readEncryptedPkcs8Pem, verify as verifyEcdsa } from '../../../core/crypto/keys.ts';
-import {
-  CERTIFICATE_LEDGER_KIND,
-  CUSTODY_REQUEST_STATUS,
-  DAY_MS,
-  DEPOSIT_FROM,
-  ENTERPRISE_CERT_VALIDITY_DAYS,
-  KEY_LAST_DOWNLOAD_DAYS,
-  KEY_LOG_ACTIONS,
-  PRIVATE_KEY_STATUS,
-  REVOCATION_REASON,
-  depositMessage,
-  enterpriseSubject,
-  keyPermissions,
-  memberTransition,
-  type KeyLogAction,
-  type KeyLogDto,
-  type KeyStateDto,
-  type KeyUsageDto,
-  type OperatorCustodyRequestDto,
-  type PkiCaDto,
-} from '../../../core/enterprise-keys.ts';
+import { CUSTODY_REQUEST_STATUS, REVOCATION_REASON } from '../../../core/enterprise-keys.ts';
 import { fail } from '../../errors.ts';
-import { forbidden, type MemberContext } from '../../plugins/enterprises.ts';
-import { requireOperator, writeOperatorAudit } from '../../services/operators.ts';
+import { requireOperator } from '../../services/operators.ts';
+import { currentCrl, purgeExpiredKeys } from '../../services/enterprise-keys.ts';
 import {
-  certificateDto,
-  certificateStatus,
-  chainPemOf,
-  currentCrl,
-  custodyRequestDto,
-  eraseKey,
-  keyDto,
-  loadOrCreateEnterpriseCa,
-  moveKeyStatus,
-  purgeExpiredKeys,
-  revokeCertificates,
-  writeKeyLog,
-} from '../../services/enterprise-keys.ts';
-import { body, idParam, pageNumber, text, SIGNED_IN } from '../schemas.ts';
+  certificateOf,
+  certificatePage,
+  changeKeyStatus,
+  custodyRequests,
+  depositKey,
+  keyBackup,
+  keyLogPage,
+  keyState,
+  pkiCa,
+  recordKeySignature,
+  reviewCustodyRequest,
+  startKeyUsage,
+  type DepositInput,
+  type KeyStatusChange,
+} from '../../services/enterprise-key-custody.ts';
+import { body, idParam, ok, pageNumber, text, SIGNED_IN } from '../schemas.ts';
+import * as responses from './responses.ts';
+
+const state = { response: ok(responses.keyState) };
 import { contentDisposition } from '../../content-disposition.ts';
 
 const paging = { page: { ...pageNumber, default: 1 }, page_size: { type: 'integer', minimum: 1, maximum: 100, default: 10 } } as const;
@@ -52,47 +31,10 @@ const paging = { page: { ...pageNumber, default: 1 }, page_size: { type: 'intege
 const PEM_MAX = 4096;
 const PURGE_EVERY_MS = 60 * 60 * 1000;
 
-function displayName(u: { real_name: string | null; name: string | null } | undefined): string {
-  return (u?.real_name || u?.name) ?? '';
-}
-
-/**
- * The platform only ever holds an enterprise key as an encrypted PKCS#8 PEM of the shape
- * the architecture fixes (PBES2: PBKDF2-HMAC-SHA256 with at least 100 000 iterations,
- * AES-256-CBC; 64-character lines). It can check the wrapping, never the key inside.
- */
-function checkEncryptedPem(pem: string): { iterations: number } {
-  const bad = () => fail('private_key_invalid', 'encrypted_private_key');
-  const blocks = pem.match(/-----BEGIN [A-Z0-9 ]+-----/g) ?? [];
-  if (blocks.length !== 1 || blocks[0] !== '-----BEGIN ENCRYPTED PRIVATE KEY-----') bad();
-  const body = /-----BEGIN ENCRYPTED PRIVATE KEY-----\n([\s\S]*?)\n-----END ENCRYPTED PRIVATE KEY-----\n?$/.exec(pem.trim() + '\n');
-  if (!body) bad();
-  const lines = body![1]!.split('\n');
-  if (lines.some((line, i) => !/^[A-Za-z0-9+/=]+$/.test(line) || (i < lines.length - 1 ? line.length !== 64 : line.length > 64))) bad();
-  let parsed: ReturnType<typeof readEncryptedPkcs8Pem>;
-  try {
-    parsed = readEncryptedPkcs8Pem(pem);
-  } catch {
-    return bad();
-  }
-  const isShapeOk =
-    parsed.iterations >= PBKDF2_ITERATIONS &&
-    parsed.iterations <= 10_000_000 &&
-    parsed.salt.length >= 8 &&
-    parsed.salt.length <= 64 &&
-    parsed.iv.length === 16 &&
-    parsed.ciphertext.length % 16 === 0 &&
-    // A P-256 PKCS#8 is 67–150 bytes; anything far outside is not one.
-    parsed.ciphertext.length >= 64 &&
-    parsed.ciphertext.length <= 256;
-  if (!isShapeOk) bad();
-  return { iterations: parsed.iterations };
-}
-
 /**
  * The enterprise key ceremony, custody and use (docs/enterprise-keys.md), the
  * §7 v1 PUT /enterprises status changes, the operator review of cancelled custody, and
- * the public CA certificates and CRL.
+ * the public CA certificates and CRL. Routes check who asks; services/enterprise-key-custody.ts decides.
  */
 export default async function enterpriseKeyRoutes(app: FastifyInstance) {
   const { db } = app;
@@ -106,161 +48,41 @@ export default async function enterpriseKeyRoutes(app: FastifyInstance) {
   });
   app.addHook('onClose', async () => clearInterval(purgeTimer));
 
-  async function latestKey(enterpriseId: number) {
-    return db.selectFrom('enterprise_keys').selectAll().where('enterprise_id', '=', enterpriseId).orderBy('id', 'desc').executeTakeFirst();
-  }
-
-  async function latestCertificate(enterpriseId: number) {
-    return db.selectFrom('enterprise_certificates').selectAll().where('enterprise_id', '=', enterpriseId).orderBy('id', 'desc').executeTakeFirst();
-  }
-
-  async function nameOfUser(userId: number | null | undefined): Promise<string> {
-    if (!userId) return '';
-    return displayName(await db.selectFrom('users').select(['name', 'real_name']).where('id', '=', userId).executeTakeFirst());
-  }
-
-  /** GET /enterprises/keys and the answer of every change: status, permissions, key, certificate, custody request. */
-  async function stateOf(ctx: MemberContext): Promise<KeyStateDto> {
-    await purgeExpiredKeys(db, Date.now(), ctx.enterprise.id);
-    const enterprise = await db.selectFrom('enterprises').selectAll().where('id', '=', ctx.enterprise.id).executeTakeFirstOrThrow();
-    const key = await latestKey(enterprise.id);
-    const cert = await latestCertificate(enterprise.id);
-    const request = await db.selectFrom('key_custody_requests').selectAll().where('enterprise_id', '=', enterprise.id).orderBy('id', 'desc').executeTakeFirst();
-    const permissions = keyPermissions(ctx.employee.role, enterprise.private_key_status, Boolean(key?.encrypted_pem));
-    return {
-      private_key_status: enterprise.private_key_status,
-      role: ctx.employee.role,
-      permissions,
-      subject: permissions.can_deposit ? enterpriseSubject(enterprise) : null,
-      key: key ? keyDto(key, await nameOfUser(key.deposited_by)) : null,
-      certificate: cert ? certificateDto(cert, await chainPemOf(db, cert.ca_fingerprint)) : null,
-      custody_request: request ? custodyRequestDto(request, await nameOfUser(request.requested_by)) : null,
-    };
-  }
-
   // The key, certificate and custody state of the displayed company (every confirmed member).
-  app.get('/api/v1/enterprises/keys', async (request) => {
+  app.get('/api/v1/enterprises/keys', { schema: state }, async (request) => {
     const ctx = await app.requireMember(request, 'member');
-    return { data: await stateOf(ctx) };
+    return { data: await keyState(db, ctx) };
   });
 
   // The key ceremony's deposit: encrypted PEM + CSR + the deposit proof → certificate, ledger entry, status 1.
-  app.post<{ Body: { encrypted_private_key: string; csr: string; deposit_signature: string } }>(
+  app.post<{ Body: DepositInput }>(
     '/api/v1/enterprises/keys',
-    { config: SIGNED_IN, schema: { body: body({ encrypted_private_key: text(PEM_MAX), csr: text(PEM_MAX), deposit_signature: text(200) }, ['encrypted_private_key', 'csr', 'deposit_signature']) } },
+    { config: SIGNED_IN, schema: { body: body({ encrypted_private_key: text(PEM_MAX), csr: text(PEM_MAX), deposit_signature: text(200) }, ['encrypted_private_key', 'csr', 'deposit_signature']), ...state } },
     async (request) => {
       const ctx = await app.requireMember(request, 'superAdmin');
-      const { enterprise, user } = ctx;
-      if (!DEPOSIT_FROM.includes(enterprise.private_key_status)) fail('private_key_status_invalid', 'private_key_status');
-      const pem = request.body.encrypted_private_key;
-      const { iterations } = checkEncryptedPem(pem);
-      const subject = enterpriseSubject(enterprise);
-      const checked = await checkCsrPem(request.body.csr, subject);
-      if ('problem' in checked) fail(checked.problem, 'csr');
-      // The PEM is encrypted: the key proves it deposited this PEM by signing its hash.
-      const pemSha256 = sha256(utf8.encode(pem));
-      let signature: Uint8Array;
-      try {
-        signature = fromBase64(request.body.deposit_signature);
-      } catch {
-        return fail('private_key_mismatch', 'encrypted_private_key');
-      }
-      if (!(await verifyEcdsa(checked.publicKey, depositMessage(enterprise.id, pemSha256), signature))) fail('private_key_mismatch', 'encrypted_private_key');
-      const spki = toBase64(checked.spki);
-      // A key is deposited once: a revoked or retired key never comes back under a new certificate.
-      if (await db.selectFrom('enterprise_keys').select('id').where('spki', '=', spki).executeTakeFirst()) fail('private_key_invalid', 'encrypted_private_key');
-
-      const ca = await loadOrCreateEnterpriseCa(db);
-      const now = Date.now();
-      const issued = await issueEnterpriseCertificate({
-        subject,
-        spki: checked.spki,
-        ca,
-        now,
-        validityDays: ENTERPRISE_CERT_VALIDITY_DAYS,
-        crlUrl: `${app.ledger.config.publicUrl}/api/v1/pki/crl`,
-      });
-      const fingerprint = toHex(sha256(issued.der));
-      await app.registerEntry({ fileHash: `0x${fingerprint}.cer`, enterpriseName: enterprise.name, registrantUserId: user.id, kind: CERTIFICATE_LEDGER_KIND }, async (trx, registration) => {
-        const from = (await trx.selectFrom('enterprises').select('private_key_status').where('id', '=', enterprise.id).executeTakeFirstOrThrow()).private_key_status;
-        if (!(await moveKeyStatus(trx, enterprise.id, DEPOSIT_FROM, PRIVATE_KEY_STATUS.custodied, now))) fail('private_key_status_invalid', 'private_key_status');
-        const key = await trx
-          .insertInto('enterprise_keys')
-          .values({
-            enterprise_id: enterprise.id,
-            spki,
-            encrypted_pem: pem,
-            pem_sha256: toHex(pemSha256),
-            kdf_iterations: iterations,
-            csr: request.body.csr,
-            deposit_signature: request.body.deposit_signature,
-            deposited_by: user.id,
-            deposited_at: now,
-            retired_at: null,
-            delete_after: null,
-            deleted_at: null,
-          })
-          .returning('id')
-          .executeTakeFirstOrThrow();
-        const summary = summarizeCertificate(issued.der);
-        const cert = await trx
-          .insertInto('enterprise_certificates')
-          .values({
-            enterprise_id: enterprise.id,
-            key_id: key.id,
-            ca_fingerprint: ca.fingerprint,
-            serial_number: issued.serialNumber,
-            fingerprint,
-            subject: summary.subjectText,
-            not_before: summary.notBefore,
-            not_after: summary.notAfter,
-            der: toBase64(issued.der),
-            dna: registration.dna,
-            revoked_at: null,
-            revocation_reason: null,
-            created_at: now,
-          })
-          .returning('id')
-          .executeTakeFirstOrThrow();
-        const base = { enterpriseId: enterprise.id, keyId: key.id, userId: user.id, ip: request.ip, at: now };
-        await writeKeyLog(trx, { ...base, action: 'key_deposited', fromStatus: from, toStatus: PRIVATE_KEY_STATUS.custodied, detail: { pem_sha256: toHex(pemSha256), kdf_iterations: iterations } });
-        await writeKeyLog(trx, { ...base, action: 'certificate_issued', certificateId: cert.id, detail: { serial_number: issued.serialNumber, fingerprint, dna: registration.dna } });
-      });
-      return { data: await stateOf(ctx) };
+      return { data: await depositKey(db, (i, t) => app.registerEntry(i, t), app.ledger.config.publicUrl, ctx, request.body, { ip: request.ip }) };
     },
   );
 
   // The enterprise's certificates, newest first (every member: certificates are public by nature).
   app.get<{ Querystring: { page: number; page_size: number } }>(
     '/api/v1/enterprises/certificates',
-    { config: SIGNED_IN, schema: { querystring: { type: 'object', properties: paging, additionalProperties: false } } },
+    { config: SIGNED_IN, schema: { querystring: { type: 'object', properties: paging, additionalProperties: false }, response: ok(responses.certificatePage) } },
     async (request) => {
       const { enterprise } = await app.requireMember(request, 'member');
-      const { page, page_size: pageSize } = request.query;
-      const total = await db.selectFrom('enterprise_certificates').select((eb) => eb.fn.countAll<number>().as('n')).where('enterprise_id', '=', enterprise.id).executeTakeFirstOrThrow();
-      const rows = await db.selectFrom('enterprise_certificates').selectAll().where('enterprise_id', '=', enterprise.id).orderBy('id', 'desc').limit(pageSize).offset((page - 1) * pageSize).execute();
-      const items = [];
-      for (const row of rows) items.push(certificateDto(row, await chainPemOf(db, row.ca_fingerprint)));
-      return { data: { items, page, page_size: pageSize, total: Number(total.n) } };
+      return { data: await certificatePage(db, enterprise.id, request.query.page, request.query.page_size) };
     },
   );
 
-  app.get<{ Params: { id: number } }>('/api/v1/enterprises/certificates/:id', { config: SIGNED_IN, schema: { params: idParam('id') } }, async (request) => {
+  app.get<{ Params: { id: number } }>('/api/v1/enterprises/certificates/:id', { config: SIGNED_IN, schema: { params: idParam('id'), response: ok(responses.certificate) } }, async (request) => {
     const { enterprise } = await app.requireMember(request, 'member');
-    const row = await db.selectFrom('enterprise_certificates').selectAll().where('id', '=', request.params.id).where('enterprise_id', '=', enterprise.id).executeTakeFirst();
-    if (!row) fail('not_found', 'certificate_id');
-    return { data: certificateDto(row, await chainPemOf(db, row.ca_fingerprint)) };
+    return { data: await certificateOf(db, enterprise.id, request.params.id) };
   });
 
   // The encrypted key as a file: a backup while custodied, the last download after custody ends (administrators; logged).
-  app.get('/api/v1/enterprises/keys/backup', async (request) => {
+  app.get('/api/v1/enterprises/keys/backup', { schema: { response: ok(responses.keyBackup) } }, async (request) => {
     const ctx = await app.requireMember(request, 'admin');
-    await purgeExpiredKeys(db, Date.now(), ctx.enterprise.id);
-    const key = await latestKey(ctx.enterprise.id);
-    if (!key?.encrypted_pem) fail('private_key_unavailable', 'private_key_status');
-    const cert = await db.selectFrom('enterprise_certificates').select(['id', 'serial_number']).where('key_id', '=', key.id).orderBy('id', 'desc').executeTakeFirst();
-    await writeKeyLog(db, { enterpriseId: ctx.enterprise.id, keyId: key.id, certificateId: cert?.id ?? null, userId: ctx.user.id, action: 'key_downloaded', ip: request.ip, detail: { serial_number: cert?.serial_number ?? null } });
-    return { data: { pem: key.encrypted_pem, file_name: `enterprise-key-${cert?.serial_number ?? key.id}.pem` } };
+    return { data: await keyBackup(db, ctx, { ip: request.ip }) };
   });
 
   /**
@@ -270,108 +92,42 @@ export default async function enterpriseKeyRoutes(app: FastifyInstance) {
    */
   app.post<{ Body: { file_hash: string; file_name?: string; file_size?: number } }>(
     '/api/v1/enterprises/keys/usages',
-    { config: SIGNED_IN, schema: { body: body({ file_hash: text(100), file_name: text(255), file_size: { type: 'integer', minimum: 0, maximum: Number.MAX_SAFE_INTEGER } }, ['file_hash']) } },
+    { config: SIGNED_IN, schema: { body: body({ file_hash: text(100), file_name: text(255), file_size: { type: 'integer', minimum: 0, maximum: Number.MAX_SAFE_INTEGER } }, ['file_hash']), response: ok(responses.keyUsage) } },
     async (request) => {
       const ctx = await app.requireMember(request, 'admin');
       const identity = parseFileIdentity(request.body.file_hash.trim().toLowerCase());
       if (!identity) fail(request.body.file_hash.trim() ? 'invalid_param' : 'required', 'file_hash');
-      const enterprise = await db.selectFrom('enterprises').select(['private_key_status']).where('id', '=', ctx.enterprise.id).executeTakeFirstOrThrow();
-      const key = await latestKey(ctx.enterprise.id);
-      if (enterprise.private_key_status !== PRIVATE_KEY_STATUS.custodied || !key?.encrypted_pem) fail('private_key_unavailable', 'private_key_status');
-      const cert = await db.selectFrom('enterprise_certificates').selectAll().where('key_id', '=', key.id).orderBy('id', 'desc').executeTakeFirst();
-      if (!cert || certificateStatus(cert) !== 'active') fail('private_key_unavailable', 'private_key_status');
-      const fileHash = `0x${identity.sha256}${identity.extension}`;
-      const usageId = await writeKeyLog(db, {
-        enterpriseId: ctx.enterprise.id,
-        keyId: key.id,
-        certificateId: cert.id,
-        userId: ctx.user.id,
-        action: 'key_fetched',
-        fileHash,
-        ip: request.ip,
-        detail: { purpose: 'sign', file_name: (request.body.file_name ?? '').trim().slice(0, 255), file_size: request.body.file_size ?? null, serial_number: cert.serial_number },
-      });
-      const data: KeyUsageDto = { usage_id: usageId, encrypted_private_key: key.encrypted_pem, certificate: certificateDto(cert, await chainPemOf(db, cert.ca_fingerprint)) };
-      return { data };
+      const file = { name: (request.body.file_name ?? '').trim().slice(0, 255), size: request.body.file_size ?? null };
+      return { data: await startKeyUsage(db, ctx, identity, file, { ip: request.ip }) };
     },
   );
 
   // The signature made with a fetched key: checked against the certificate and the file hash, then logged.
   app.put<{ Params: { id: number }; Body: { signature: string } }>(
     '/api/v1/enterprises/keys/usages/:id',
-    { config: SIGNED_IN, schema: { params: idParam('id'), body: body({ signature: text(200) }, ['signature']) } },
+    { config: SIGNED_IN, schema: { params: idParam('id'), body: body({ signature: text(200) }, ['signature']), response: ok(responses.signedUsage) } },
     async (request) => {
       const ctx = await app.requireMember(request, 'admin');
-      const usage = await db.selectFrom('enterprise_key_log').selectAll().where('id', '=', request.params.id).where('enterprise_id', '=', ctx.enterprise.id).executeTakeFirst();
-      if (!usage || usage.action !== 'key_fetched' || usage.user_id !== ctx.user.id) fail('not_found', 'usage_id');
-      if (await db.selectFrom('enterprise_key_log').select('id').where('ref_id', '=', usage.id).where('action', '=', 'signed').executeTakeFirst()) fail('invalid_param', 'usage_id');
-      const cert = await db.selectFrom('enterprise_certificates').selectAll().where('id', '=', usage.certificate_id ?? 0).executeTakeFirst();
-      if (!cert) fail('private_key_unavailable', 'private_key_status');
-      let signature: Uint8Array;
-      try {
-        signature = fromBase64(request.body.signature);
-      } catch {
-        return fail('signature_invalid', 'signature');
-      }
-      const identity = parseFileIdentity(usage.file_hash ?? '');
-      const spki = (await db.selectFrom('enterprise_keys').select('spki').where('id', '=', cert.key_id).executeTakeFirstOrThrow()).spki;
-      const digest = identity ? Uint8Array.from(Buffer.from(identity.sha256, 'hex')) : new Uint8Array();
-      if (!verifyDigest(fromBase64(spki), digest, signature)) fail('signature_invalid', 'signature');
-      const logId = await writeKeyLog(db, {
-        enterpriseId: ctx.enterprise.id,
-        keyId: usage.key_id,
-        certificateId: cert.id,
-        userId: ctx.user.id,
-        action: 'signed',
-        fileHash: usage.file_hash,
-        refId: usage.id,
-        ip: request.ip,
-        detail: { signature: request.body.signature, serial_number: cert.serial_number, file_name: (JSON.parse(usage.detail) as { file_name?: string }).file_name ?? '' },
-      });
-      return { data: { log_id: logId } };
+      return { data: await recordKeySignature(db, ctx, request.params.id, request.body.signature, { ip: request.ip }) };
     },
   );
 
   // The key usage history and audit trail, newest first (administrators and the confidentiality officer).
   app.get<{ Querystring: { page: number; page_size: number } }>(
     '/api/v1/enterprises/keys/log',
-    { config: SIGNED_IN, schema: { querystring: { type: 'object', properties: paging, additionalProperties: false } } },
+    { config: SIGNED_IN, schema: { querystring: { type: 'object', properties: paging, additionalProperties: false }, response: ok(responses.keyLogPage) } },
     async (request) => {
       const { enterprise } = await app.requireMember(request, 'viewer');
-      const { page, page_size: pageSize } = request.query;
-      const total = await db.selectFrom('enterprise_key_log').select((eb) => eb.fn.countAll<number>().as('n')).where('enterprise_id', '=', enterprise.id).executeTakeFirstOrThrow();
-      const rows = await db
-        .selectFrom('enterprise_key_log as l')
-        .leftJoin('users as u', 'u.id', 'l.user_id')
-        .leftJoin('operators as o', 'o.id', 'l.operator_id')
-        .select(['l.id', 'l.action', 'l.user_id', 'l.operator_id', 'l.from_status', 'l.to_status', 'l.file_hash', 'l.detail', 'l.created_at', 'u.name as user_name', 'u.real_name as user_real_name', 'o.name as operator_name', 'o.login_id as operator_login'])
-        .where('l.enterprise_id', '=', enterprise.id)
-        .orderBy('l.id', 'desc')
-        .limit(pageSize)
-        .offset((page - 1) * pageSize)
-        .execute();
-      const items: KeyLogDto[] = rows.map((r) => ({
-        log_id: r.id,
-        action: (KEY_LOG_ACTIONS as readonly string[]).includes(r.action) ? (r.action as KeyLogAction) : 'key_fetched',
-        actor: r.operator_id ? r.operator_name || r.operator_login || '' : displayName({ real_name: r.user_real_name, name: r.user_name }),
-        is_operator: r.operator_id !== null,
-        from_status: r.from_status,
-        to_status: r.to_status,
-        file_hash: r.file_hash,
-        detail: JSON.parse(r.detail) as Record<string, unknown>,
-        created_at: Number(r.created_at),
-      }));
-      return { data: { items, page, page_size: pageSize, total: Number(total.n) } };
+      return { data: await keyLogPage(db, enterprise.id, request.query.page, request.query.page_size) };
     },
   );
 
   /**
    * §7 v1 PUT /enterprises (private_key_status): cancel custody (1 → 2, administrators;
    * review by an operator follows), withdraw that request (2 → 1), revoke the identity
-   * (→ 4, super administrator, confirmed by typing the enterprise name: the certificate is
-   * revoked and the key erased at once).
+   * (→ 4, super administrator, confirmed by typing the enterprise name).
    */
-  app.put<{ Body: { private_key_status: number; reason?: string; confirm_name?: string; revocation_reason?: number } }>(
+  app.put<{ Body: KeyStatusChange }>(
     '/api/v1/enterprises',
     { config: SIGNED_IN,
       schema: {
@@ -384,49 +140,12 @@ export default async function enterpriseKeyRoutes(app: FastifyInstance) {
           },
           ['private_key_status'],
         ),
+        ...state,
       },
     },
     async (request) => {
       const ctx = await app.requireMember(request, 'member');
-      const { enterprise, user, employee } = ctx;
-      const to = request.body.private_key_status;
-      const transition = memberTransition(employee.role, enterprise.private_key_status, to);
-      if (transition === 'forbidden') forbidden();
-      if (transition === 'invalid') fail('private_key_status_invalid', 'private_key_status');
-      const from = enterprise.private_key_status;
-      const reason = (request.body.reason ?? '').trim();
-      const now = Date.now();
-      const base = { enterpriseId: enterprise.id, userId: user.id, ip: request.ip, at: now };
-      const invalid = () => fail('private_key_status_invalid', 'private_key_status');
-      if (transition === 'revoke_identity' && (request.body.confirm_name ?? '').trim() !== enterprise.name) fail('enterprise_name_mismatch', 'confirm_name');
-      await db.transaction().execute(async (trx) => {
-        if (!(await moveKeyStatus(trx, enterprise.id, [from], to, now))) invalid();
-        const key = await trx.selectFrom('enterprise_keys').select(['id']).where('enterprise_id', '=', enterprise.id).orderBy('id', 'desc').executeTakeFirst();
-        if (transition === 'cancel_custody') {
-          const row = await trx
-            .insertInto('key_custody_requests')
-            .values({ enterprise_id: enterprise.id, key_id: key?.id ?? null, requested_by: user.id, reason, status: CUSTODY_REQUEST_STATUS.pending, operator_id: null, reviewed_at: null, created_at: now, updated_at: now })
-            .returning('id')
-            .executeTakeFirstOrThrow();
-          await writeKeyLog(trx, { ...base, keyId: key?.id, action: 'custody_cancel_requested', fromStatus: from, toStatus: to, detail: { request_id: row.id, reason } });
-        } else if (transition === 'withdraw_cancel') {
-          const pending = await trx.selectFrom('key_custody_requests').select('id').where('enterprise_id', '=', enterprise.id).where('status', '=', CUSTODY_REQUEST_STATUS.pending).execute();
-          await trx.updateTable('key_custody_requests').set({ status: CUSTODY_REQUEST_STATUS.withdrawn, updated_at: now }).where('enterprise_id', '=', enterprise.id).where('status', '=', CUSTODY_REQUEST_STATUS.pending).execute();
-          await writeKeyLog(trx, { ...base, keyId: key?.id, action: 'custody_cancel_withdrawn', fromStatus: from, toStatus: to, detail: { request_ids: pending.map((p) => p.id), reason } });
-        } else {
-          const revocationReason = request.body.revocation_reason ?? REVOCATION_REASON.unspecified;
-          await trx.updateTable('key_custody_requests').set({ status: CUSTODY_REQUEST_STATUS.superseded, updated_at: now }).where('enterprise_id', '=', enterprise.id).where('status', '=', CUSTODY_REQUEST_STATUS.pending).execute();
-          await writeKeyLog(trx, { ...base, keyId: key?.id, action: 'identity_revoked', fromStatus: from, toStatus: to, detail: { reason, revocation_reason: revocationReason } });
-          for (const cert of await revokeCertificates(trx, enterprise.id, revocationReason, now)) {
-            await writeKeyLog(trx, { ...base, certificateId: cert.id, action: 'certificate_revoked', detail: { serial_number: cert.serial_number, revocation_reason: revocationReason } });
-          }
-          const stored = await trx.selectFrom('enterprise_keys').select('id').where('enterprise_id', '=', enterprise.id).where('encrypted_pem', 'is not', null).execute();
-          for (const k of stored) {
-            if (await eraseKey(trx, k.id, now)) await writeKeyLog(trx, { ...base, keyId: k.id, action: 'key_deleted', detail: { cause: 'identity_revoked' } });
-          }
-        }
-      });
-      return { data: await stateOf(ctx) };
+      return { data: await changeKeyStatus(db, ctx, request.body, { ip: request.ip }) };
     },
   );
 
@@ -434,100 +153,32 @@ export default async function enterpriseKeyRoutes(app: FastifyInstance) {
 
   app.get<{ Querystring: { status?: number } }>(
     '/api/v1/operator/key-custody-requests',
-    { schema: { querystring: { type: 'object', properties: { status: { type: 'integer', minimum: 1, maximum: 5 } }, additionalProperties: false } } },
+    { schema: { querystring: { type: 'object', properties: { status: { type: 'integer', minimum: 1, maximum: 5 } }, additionalProperties: false }, response: ok(responses.custodyRequests) } },
     async (request) => {
       await requireOperator(db, request);
-      let query = db
-        .selectFrom('key_custody_requests as r')
-        .innerJoin('enterprises as e', 'e.id', 'r.enterprise_id')
-        .innerJoin('users as u', 'u.id', 'r.requested_by')
-        .leftJoin('enterprise_certificates as c', (join) => join.onRef('c.key_id', '=', 'r.key_id'))
-        .select(['r.id', 'r.status', 'r.reason', 'r.review_reason', 'r.created_at', 'r.reviewed_at', 'r.enterprise_id', 'e.name as enterprise_name', 'e.private_key_status', 'u.name as user_name', 'u.real_name as user_real_name', 'u.phonenumber', 'c.serial_number']);
-      if (request.query.status) query = query.where('r.status', '=', request.query.status);
-      const rows = await query.orderBy('r.id', 'desc').limit(200).execute();
-      const seen = new Set<number>();
-      const items: OperatorCustodyRequestDto[] = [];
-      for (const r of rows) {
-        // A key has one certificate; the join never doubles a request, but stay safe.
-        if (seen.has(r.id)) continue;
-        seen.add(r.id);
-        items.push({
-          ...custodyRequestDto(r, displayName({ real_name: r.user_real_name, name: r.user_name })),
-          enterprise_id: r.enterprise_id,
-          enterprise_name: r.enterprise_name,
-          requester_phone: r.phonenumber,
-          private_key_status: r.private_key_status,
-          certificate_serial: r.serial_number ?? null,
-        });
-      }
-      return { data: items };
+      return { data: await custodyRequests(db, request.query.status) };
     },
   );
 
-  /**
-   * Completes a cancellation (2 → 3): the certificate is revoked now (cessation of
-   * operation) and the encrypted key stays downloadable for KEY_LAST_DOWNLOAD_DAYS, then
-   * it is erased. Rejecting needs a reason the enterprise reads, and puts the key back in
-   * custody (2 → 1).
-   */
+  // Completes (2 → 3) or rejects (2 → 1, with a reason the enterprise reads) a cancelled custody.
   app.put<{ Params: { id: number }; Body: { status: number; reason?: string } }>(
     '/api/v1/operator/key-custody-requests/:id',
     {
       schema: {
         params: idParam('id'),
         body: body({ status: { type: 'integer', enum: [CUSTODY_REQUEST_STATUS.completed, CUSTODY_REQUEST_STATUS.rejected] }, reason: text(500) }, ['status']),
+        response: ok(responses.custodyReview),
       },
     },
     async (request) => {
       const op = await requireOperator(db, request);
-      const reason = (request.body.reason ?? '').trim();
-      const isComplete = request.body.status === CUSTODY_REQUEST_STATUS.completed;
-      if (!isComplete && !reason) fail('required', 'reason');
-      const now = Date.now();
-      await db.transaction().execute(async (trx) => {
-        const row = await trx.selectFrom('key_custody_requests').selectAll().where('id', '=', request.params.id).executeTakeFirst();
-        if (!row) fail('not_found', 'id');
-        if (row.status !== CUSTODY_REQUEST_STATUS.pending) fail('invalid_param', 'status');
-        const to = isComplete ? PRIVATE_KEY_STATUS.custodyEnded : PRIVATE_KEY_STATUS.custodied;
-        if (!(await moveKeyStatus(trx, row.enterprise_id, [PRIVATE_KEY_STATUS.cancelRequested], to, now))) fail('private_key_status_invalid', 'status');
-        await trx.updateTable('key_custody_requests').set({ status: request.body.status, operator_id: op.id, review_reason: reason, reviewed_at: now, updated_at: now }).where('id', '=', row.id).execute();
-        await writeOperatorAudit(trx, {
-          operatorId: op.id,
-          loginId: op.login_id,
-          action: isComplete ? 'key_custody_completed' : 'key_custody_rejected',
-          target: `key_custody_request:${row.id}`,
-          detail: { enterprise_id: row.enterprise_id, ...(reason ? { reason } : {}) },
-          ip: request.ip,
-        });
-        const base = { enterpriseId: row.enterprise_id, operatorId: op.id, ip: request.ip, at: now };
-        if (!isComplete) {
-          await writeKeyLog(trx, { ...base, keyId: row.key_id, action: 'custody_cancel_rejected', fromStatus: PRIVATE_KEY_STATUS.cancelRequested, toStatus: to, detail: { request_id: row.id, reason } });
-          return;
-        }
-        const deleteAfter = now + KEY_LAST_DOWNLOAD_DAYS * DAY_MS;
-        await trx.updateTable('enterprise_keys').set({ retired_at: now, delete_after: deleteAfter }).where('enterprise_id', '=', row.enterprise_id).where('encrypted_pem', 'is not', null).where('delete_after', 'is', null).execute();
-        await writeKeyLog(trx, { ...base, keyId: row.key_id, action: 'custody_cancel_completed', fromStatus: PRIVATE_KEY_STATUS.cancelRequested, toStatus: to, detail: { request_id: row.id, reason, delete_after: deleteAfter } });
-        for (const cert of await revokeCertificates(trx, row.enterprise_id, REVOCATION_REASON.cessationOfOperation, now)) {
-          await writeKeyLog(trx, { ...base, certificateId: cert.id, action: 'certificate_revoked', detail: { serial_number: cert.serial_number, revocation_reason: REVOCATION_REASON.cessationOfOperation } });
-        }
-      });
-      return { data: { id: request.params.id, status: request.body.status } };
+      return { data: await reviewCustodyRequest(db, op, request.params.id, request.body.status, request.body.reason, { ip: request.ip }) };
     },
   );
 
   // ---- public PKI: the CA certificates to check against, and the revocation list ----
 
-  app.get('/api/v1/pki/ca', async () => {
-    const ca = await loadOrCreateEnterpriseCa(db);
-    const roots = await db.selectFrom('platform_roots').select(['fingerprint', 'certificate']).orderBy('created_at').execute();
-    const cas = await db.selectFrom('enterprise_cas').select(['fingerprint', 'root_fingerprint', 'certificate']).orderBy('created_at').execute();
-    const data: PkiCaDto = {
-      roots: roots.map((r) => ({ fingerprint: r.fingerprint, pem: certificatePem(fromBase64(r.certificate)) })),
-      issuing_cas: cas.map((c) => ({ fingerprint: c.fingerprint, root_fingerprint: c.root_fingerprint, pem: certificatePem(fromBase64(c.certificate)) })),
-    };
-    if (!data.issuing_cas.some((c) => c.fingerprint === ca.fingerprint)) data.issuing_cas.push({ fingerprint: ca.fingerprint, root_fingerprint: ca.rootFingerprint, pem: certificatePem(ca.der) });
-    return { data };
-  });
+  app.get('/api/v1/pki/ca', { schema: { response: ok(responses.pkiCa) } }, async () => ({ data: await pkiCa(db) }));
 
   // RFC 5280 CRL of the issuing CA (DER, application/pkix-crl), the address enterprise certificates name.
   app.get('/api/v1/pki/crl', async (_request, reply) => {

@@ -78,9 +78,3 @@ export default async function fileRoutes(app: FastifyInstance) {
     return { data: { uuid, size: bytes.length, type: sniffed } };
   });
 }
-
-/** True when this user uploaded the file (files are only usable by their uploaders). */
-export async function ownsFile(db: FastifyInstance['db'], userId: number, fileId: string): Promise<boolean> {
-  const row = await db.selectFrom('file_owners').select('file_id').where('file_id', '=', fileId).where('user_id', '=', userId).executeTakeFirst();
-  return Boolean(row);
-}

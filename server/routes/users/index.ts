@@ -29,7 +29,7 @@ import { hit } from '../../services/rate-limit.ts';
 import { lockedUntil, recordFailure, recordSuccess, unlockAccount } from '../../services/lockout.ts';
 import { isLockedOut } from '../../services/enterprises.ts';
 import { findUserById, findUserByLoginId, findUserByPhone, pickIconColor, toUserDto, type UserRow } from '../../services/users.ts';
-import { body, code, envelope, name, password, phone, userDto, SIGNED_IN } from '../schemas.ts';
+import { body, code, envelope, name, okNull, password, phone, userDto, SIGNED_IN } from '../schemas.ts';
 
 /** Login attempts per client address, whatever the account: slows down spraying. */
 const LOGIN_PER_ADDRESS = { limit: 30, windowMs: 10 * 60 * 1000 };
@@ -172,7 +172,7 @@ export default async function userRoutes(app: FastifyInstance) {
   );
 
   // §7 v1 DELETE /users/tokens: logout.
-  app.delete('/api/v1/users/tokens', async (request, reply) => {
+  app.delete('/api/v1/users/tokens', { schema: { response: okNull } }, async (request, reply) => {
     const session = await app.requireSession(request);
     await sessions.destroy(session.id);
     app.clearSessionCookie(reply);
@@ -187,7 +187,7 @@ export default async function userRoutes(app: FastifyInstance) {
   // §7 v1 PUT /users/forgot-password.
   app.put<{ Body: ResetBody }>(
     '/api/v1/users/forgot-password',
-    { schema: { body: body({ phonenumber: phone, password, validation_code: code, repeat_password: password }, ['phonenumber', 'password']) } },
+    { schema: { body: body({ phonenumber: phone, password, validation_code: code, repeat_password: password }, ['phonenumber', 'password']), response: okNull } },
     async (request) => {
       if (!config.allowResetPassword) fail('forbidden');
       const { phonenumber, password: pass } = request.body;
@@ -219,7 +219,7 @@ export default async function userRoutes(app: FastifyInstance) {
   // §7 v1 PUT /users/password: change password (old password; new ≥ 7, differs from the old).
   app.put<{ Body: ChangePasswordBody }>(
     '/api/v1/users/password',
-    { config: SIGNED_IN, schema: { body: body({ old_password: password, new_password: password }, ['old_password', 'new_password']) } },
+    { config: SIGNED_IN, schema: { body: body({ old_password: password, new_password: password }, ['old_password', 'new_password']), response: okNull } },
     async (request) => {
       const user = await currentUser(request);
       const { old_password: oldPassword, new_password: newPassword } = request.body;
@@ -279,7 +279,7 @@ export default async function userRoutes(app: FastifyInstance) {
   // §7 v1 POST /users/authorization/old-phone-code: prove the old phone before changing it.
   app.post<{ Body: OldPhoneCodeBody }>(
     '/api/v1/users/authorization/old-phone-code',
-    { config: SIGNED_IN, schema: { body: body({ validation_code: code }, ['validation_code']) } },
+    { config: SIGNED_IN, schema: { body: body({ validation_code: code }, ['validation_code']), response: okNull } },
     async (request) => {
       const user = await currentUser(request);
       const session = request.session!;

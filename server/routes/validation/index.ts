@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { SMS_TYPES } from '../../../core/constants.ts';
 import { checkPhone } from '../../../core/validation.ts';
 import { fail } from '../../errors.ts';
-import { SIGNED_IN } from '../schemas.ts';
+import { okNull, SIGNED_IN } from '../schemas.ts';
 import { findUserById, findUserByPhone } from '../../services/users.ts';
 
 /** Types sent to a number the caller names, and whether that number must (or must not) have an account. */
@@ -28,6 +28,7 @@ export default async function validationRoutes(app: FastifyInstance) {
           properties: { phonenumber: { type: 'string', maxLength: 32 }, type: { type: 'integer' } },
           required: ['phonenumber', 'type'],
         },
+        response: okNull,
       },
     },
     async (request) => {
@@ -48,7 +49,7 @@ export default async function validationRoutes(app: FastifyInstance) {
   // §7 v1 GET /validation/private-code (type): to the logged-in user's phone.
   app.get<{ Querystring: { type: number } }>(
     '/api/v1/validation/private-code',
-    { config: SIGNED_IN, schema: { querystring: { type: 'object', properties: { type: { type: 'integer' } }, required: ['type'] } } },
+    { config: SIGNED_IN, schema: { querystring: { type: 'object', properties: { type: { type: 'integer' } }, required: ['type'] }, response: okNull } },
     async (request) => {
       const session = await app.requireSession(request);
       if (!PRIVATE_TYPES.has(request.query.type)) fail('invalid_param', 'type');

@@ -1,39 +1,36 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { sql } from 'kysely';
-import { SMS_TYPES } from '../../../core/constants.ts';
 import { checkSmsCode } from '../../../core/validation.ts';
-import { parseFileIdentity } from '../../../core/file-identity.ts';
-import {
-  checkProjectDescription,
-  checkProjectName,
-  checkVaultFileName,
-  isProofStatusGenerated,
-  type VaultAction,
-  type VaultAuthorizationDto,
-  type VaultFileDto,
-  type VaultLogDto,
-  type VaultProjectDto,
-} from '../../../core/vault.ts';
 import type { ErrorKey } from '../../../core/errors.ts';
-import { isUniqueViolation } from '../../db/database.ts';
-import { ApiError, fail } from '../../errors.ts';
-import { forbidden, type MemberContext } from '../../plugins/enterprises.ts';
-import { chargeRegistration } from '../../services/credits.ts';
-import { canWriteProject, seesAllVault, visibleProject, writeVaultLog, type VaultViewer } from '../../services/vault.ts';
-import { body, idParam, pageOf, paging, text, SIGNED_IN } from '../schemas.ts';
-import type { Paged } from '../../../core/api-types.ts';
+import { fail } from '../../errors.ts';
+import type { MemberContext } from '../../plugins/enterprises.ts';
+import {
+  createProject,
+  filePage,
+  isVaultOpen,
+  lockVault,
+  projectDto,
+  projectOr404,
+  projectPage,
+  registerVaultFile,
+  unlockVault,
+  updateProject,
+  vaultAuthorization,
+  vaultLogPage,
+  vaultProof,
+  type ProjectInput,
+  type VaultContext,
+  type VaultFileInput,
+} from '../../services/vault-projects.ts';
+import { body, idParam, ok, pageOf, paging, text, SIGNED_IN } from '../schemas.ts';
+import { filePage as filePageSchema, logPage, projectPage as projectPageSchema, vaultAuthorization as authorizationSchema, vaultFile, vaultProject } from './responses.ts';
+
+const authorization = { response: ok(authorizationSchema) };
+const project = { response: ok(vaultProject) };
 import { requestLocale } from '../../locale.ts';
 import { contentDisposition } from '../../content-disposition.ts';
 
-
 function rule(key: ErrorKey | null, field: string): void {
   if (key) fail(key, field);
-}
-
-type VaultContext = MemberContext & { viewer: VaultViewer; sessionId: string };
-
-function displayName(u: { real_name: string; name: string }): string {
-  return u.real_name || u.name;
 }
 
 /**
@@ -42,6 +39,7 @@ function displayName(u: { real_name: string; name: string }): string {
  * `vaultSessionSeconds` within the login session, then calls answer §8
  * vault_login_status_expired. §6: a plain member sees only their own projects and files,
  * the confidentiality officer and administrators all of the enterprise's.
+ * Routes check who asks; services/vault-projects.ts decides and writes.
  */
 export default async function vaultRoutes(app: FastifyInstance) {
   const { db, codes, config } = app;
@@ -55,46 +53,16 @@ export default async function vaultRoutes(app: FastifyInstance) {
   /** The caller's membership with the vault open for this login session and company, or vault_login_status_expired. */
   async function requireVault(request: FastifyRequest): Promise<VaultContext> {
     const member = await memberOf(request);
-    const open = await db
-      .selectFrom('vault_sessions')
-      .select('expires_at')
-      .where('session_id', '=', member.sessionId)
-      .where('enterprise_id', '=', member.employee.enterprise_id)
-      .where('expires_at', '>', Date.now())
-      .executeTakeFirst();
-    if (!open) fail('vault_login_status_expired');
+    if (!(await isVaultOpen(db, member.sessionId, member.employee.enterprise_id))) fail('vault_login_status_expired');
     return { ...member, viewer: { userId: member.user.id, role: member.employee.role } };
   }
 
-  async function projectOr404(v: VaultContext, projectId: number) {
-    const project = await visibleProject(db, v.employee.enterprise_id, v.viewer, projectId);
-    if (!project) fail('not_found', 'project_id');
-    return project;
-  }
-
-
   // ---- unlocking -------------------------------------------------------------------------
 
-  async function authorizationOf(sessionId: string, enterpriseId: number): Promise<VaultAuthorizationDto> {
-    const row = await db
-      .selectFrom('vault_sessions')
-      .select(['unlocked_at', 'expires_at'])
-      .where('session_id', '=', sessionId)
-      .where('enterprise_id', '=', enterpriseId)
-      .executeTakeFirst();
-    const isUnlocked = Boolean(row && Number(row.expires_at) > Date.now());
-    return {
-      is_unlocked: isUnlocked,
-      unlocked_at: isUnlocked && row ? Number(row.unlocked_at) : null,
-      expires_at: isUnlocked && row ? Number(row.expires_at) : null,
-      session_seconds: config.vaultSessionSeconds,
-    };
-  }
-
   /** Whether the vault is open now, and until when (never fails with vault_login_status_expired). */
-  app.get('/api/v1/vault/authorization', async (request) => {
+  app.get('/api/v1/vault/authorization', { schema: authorization }, async (request) => {
     const m = await memberOf(request);
-    return { data: await authorizationOf(m.sessionId, m.employee.enterprise_id) };
+    return { data: await vaultAuthorization(db, config, m.sessionId, m.employee.enterprise_id) };
   });
 
   /**
@@ -103,217 +71,56 @@ export default async function vaultRoutes(app: FastifyInstance) {
    */
   app.post<{ Body: { new_phone_number?: string; validation_code: string } }>(
     '/api/v1/vault/authorization',
-    { config: SIGNED_IN, schema: { body: body({ new_phone_number: text(32), validation_code: text(16) }, ['validation_code']) } },
+    { config: SIGNED_IN, schema: { body: body({ new_phone_number: text(32), validation_code: text(16) }, ['validation_code']), ...authorization } },
     async (request) => {
       const m = await memberOf(request);
       const phone = request.body.new_phone_number?.trim();
       if (phone && phone !== m.user.phonenumber) fail('phone_invalid', 'new_phone_number');
       rule(checkSmsCode(request.body.validation_code.trim()), 'validation_code');
-      const now = Date.now();
-      const outcome = await db.transaction().execute(async (trx) => {
-        const error = await codes.consume(trx, m.user.phonenumber, SMS_TYPES.vaultUnlock, request.body.validation_code.trim());
-        if (error) return { error };
-        const values = { user_id: m.user.id, enterprise_id: m.employee.enterprise_id, unlocked_at: now, expires_at: now + config.vaultSessionSeconds * 1000 };
-        await trx
-          .insertInto('vault_sessions')
-          .values({ session_id: m.sessionId, ...values })
-          .onConflict((oc) => oc.column('session_id').doUpdateSet(values))
-          .execute();
-        await writeVaultLog(trx, { enterpriseId: m.employee.enterprise_id, projectId: null, userId: m.user.id, action: 'vault_unlocked' });
-        return { ok: true };
-      });
-      if ('error' in outcome) throw outcome.error;
-      return { data: await authorizationOf(m.sessionId, m.employee.enterprise_id) };
+      return { data: await unlockVault(db, codes, config, m, request.body.validation_code.trim()) };
     },
   );
 
   /** Locks the vault now (leaving the desk); the next vault call needs a new code. */
-  app.delete('/api/v1/vault/authorization', async (request) => {
+  app.delete('/api/v1/vault/authorization', { schema: authorization }, async (request) => {
     const m = await memberOf(request);
-    const removed = await db.deleteFrom('vault_sessions').where('session_id', '=', m.sessionId).where('expires_at', '>', Date.now()).executeTakeFirst();
-    if (Number(removed.numDeletedRows) > 0) {
-      await writeVaultLog(db, { enterpriseId: m.employee.enterprise_id, projectId: null, userId: m.user.id, action: 'vault_locked' });
-    }
-    await db.deleteFrom('vault_sessions').where('session_id', '=', m.sessionId).execute();
-    return { data: await authorizationOf(m.sessionId, m.employee.enterprise_id) };
+    return { data: await lockVault(db, config, m) };
   });
 
   // ---- projects --------------------------------------------------------------------------
 
-  function projectQuery(v: VaultContext) {
-    let q = db
-      .selectFrom('vault_projects as p')
-      .innerJoin('users as u', 'u.id', 'p.owner_user_id')
-      .where('p.enterprise_id', '=', v.employee.enterprise_id);
-    if (!seesAllVault(v.viewer)) q = q.where('p.owner_user_id', '=', v.user.id);
-    return q;
-  }
-
-  async function projectDtos(v: VaultContext, rows: Array<{ id: number; name: string; description: string; owner_user_id: number; created_at: number; updated_at: number; real_name: string; owner_login_name: string }>): Promise<VaultProjectDto[]> {
-    const ids = rows.map((r) => r.id);
-    const counts = ids.length
-      ? await db.selectFrom('vault_files').select(['project_id', (eb) => eb.fn.countAll<number>().as('n')]).where('project_id', 'in', ids).groupBy('project_id').execute()
-      : [];
-    const countOf = new Map(counts.map((c) => [Number(c.project_id), Number(c.n)]));
-    return rows.map((r) => ({
-      project_id: Number(r.id),
-      name: r.name,
-      description: r.description,
-      owner_user_id: Number(r.owner_user_id),
-      owner_name: r.real_name || r.owner_login_name,
-      file_count: countOf.get(Number(r.id)) ?? 0,
-      is_editable: canWriteProject(v.viewer, { owner_user_id: Number(r.owner_user_id) }),
-      created_at: Number(r.created_at),
-      updated_at: Number(r.updated_at),
-    }));
-  }
-
-  const projectColumns = ['p.id', 'p.name', 'p.description', 'p.owner_user_id', 'p.created_at', 'p.updated_at', 'u.real_name', 'u.name as owner_login_name'] as const;
-
   app.get<{ Querystring: { page?: number; page_size?: number; keyword?: string } }>(
     '/api/v1/vault/projects',
-    { config: SIGNED_IN, schema: { querystring: { type: 'object', properties: { ...paging, keyword: text(60) } } } },
+    { config: SIGNED_IN, schema: { querystring: { type: 'object', properties: { ...paging, keyword: text(60) } }, response: ok(projectPageSchema) } },
     async (request) => {
       const v = await requireVault(request);
-      const { page, size, offset } = pageOf(request.query, config.tablePageSize);
-      let q = projectQuery(v);
-      const keyword = request.query.keyword?.trim();
-      // The same LIKE with an explicit escape character reads alike in SQLite and PostgreSQL.
-      if (keyword) q = q.where(sql<boolean>`lower(p.name) like lower(${`%${keyword.replace(/[\\%_]/g, (c) => `\\${c}`)}%`}) escape '\\'`);
-      const total = await q.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
-      const rows = await q.select([...projectColumns]).orderBy('p.updated_at', 'desc').orderBy('p.id', 'desc').limit(size).offset(offset).execute();
-      const data: Paged<VaultProjectDto> = { items: await projectDtos(v, rows), page, page_size: size, total: Number(total.n) };
-      return { data };
+      return { data: await projectPage(db, v, pageOf(request.query, config.tablePageSize), request.query.keyword) };
     },
   );
 
-  function cleanProject(input: { name: string; description?: string }) {
-    const name = input.name.trim();
-    const description = (input.description ?? '').trim();
-    rule(checkProjectName(name), 'name');
-    rule(checkProjectDescription(description), 'description');
-    return { name, description };
-  }
-
-  async function checkNameFree(enterpriseId: number, name: string, exceptId?: number) {
-    let q = db.selectFrom('vault_projects').select('id').where('enterprise_id', '=', enterpriseId).where('name', '=', name);
-    if (exceptId) q = q.where('id', '<>', exceptId);
-    if (await q.executeTakeFirst()) fail('project_already_exist', 'name');
-  }
-
   const projectBody = body({ name: text(200), description: text(2000) }, ['name']);
 
-  app.post<{ Body: { name: string; description?: string } }>('/api/v1/vault/projects', { config: SIGNED_IN, schema: { body: projectBody } }, async (request) => {
+  app.post<{ Body: ProjectInput }>('/api/v1/vault/projects', { config: SIGNED_IN, schema: { body: projectBody, ...project } }, async (request) => {
     const v = await requireVault(request);
-    const input = cleanProject(request.body);
-    const enterpriseId = v.employee.enterprise_id;
-    await checkNameFree(enterpriseId, input.name);
-    const now = Date.now();
-    const id = await db
-      .transaction()
-      .execute(async (trx) => {
-        const row = await trx
-          .insertInto('vault_projects')
-          .values({ enterprise_id: enterpriseId, owner_user_id: v.user.id, name: input.name, description: input.description, created_at: now, updated_at: now })
-          .returning('id')
-          .executeTakeFirstOrThrow();
-        await writeVaultLog(trx, { enterpriseId, projectId: Number(row.id), userId: v.user.id, action: 'project_created', detail: { name: input.name, description: input.description } });
-        return Number(row.id);
-      })
-      .catch((error: unknown) => {
-        // Two members creating the same name at once: the unique constraint decides.
-        if (isUniqueViolation(error)) fail('project_already_exist', 'name');
-        throw error;
-      });
-    const [dto] = await projectDtos(v, await projectQuery(v).select([...projectColumns]).where('p.id', '=', id).execute());
-    return { data: dto };
+    return { data: await createProject(db, v, request.body) };
   });
 
-  app.get<{ Params: { projectId: number } }>('/api/v1/vault/projects/:projectId', { config: SIGNED_IN, schema: { params: idParam('projectId') } }, async (request) => {
+  app.get<{ Params: { projectId: number } }>('/api/v1/vault/projects/:projectId', { config: SIGNED_IN, schema: { params: idParam('projectId'), ...project } }, async (request) => {
     const v = await requireVault(request);
-    await projectOr404(v, request.params.projectId);
-    const [dto] = await projectDtos(v, await projectQuery(v).select([...projectColumns]).where('p.id', '=', request.params.projectId).execute());
-    return { data: dto };
+    await projectOr404(db, v, request.params.projectId);
+    return { data: await projectDto(db, v, request.params.projectId) };
   });
 
-  app.put<{ Params: { projectId: number }; Body: { name: string; description?: string } }>(
+  app.put<{ Params: { projectId: number }; Body: ProjectInput }>(
     '/api/v1/vault/projects/:projectId',
-    { config: SIGNED_IN, schema: { params: idParam('projectId'), body: projectBody } },
+    { config: SIGNED_IN, schema: { params: idParam('projectId'), body: projectBody, ...project } },
     async (request) => {
       const v = await requireVault(request);
-      const project = await projectOr404(v, request.params.projectId);
-      if (!canWriteProject(v.viewer, project)) forbidden();
-      const input = cleanProject(request.body);
-      await checkNameFree(v.employee.enterprise_id, input.name, project.id);
-      if (input.name !== project.name || input.description !== project.description) {
-        await db
-          .transaction()
-          .execute(async (trx) => {
-            await trx.updateTable('vault_projects').set({ name: input.name, description: input.description, updated_at: Date.now() }).where('id', '=', project.id).execute();
-            await writeVaultLog(trx, {
-              enterpriseId: v.employee.enterprise_id,
-              projectId: project.id,
-              userId: v.user.id,
-              action: 'project_updated',
-              detail: { name: input.name, description: input.description, previous_name: project.name, previous_description: project.description },
-            });
-          })
-          .catch((error: unknown) => {
-            if (isUniqueViolation(error)) fail('project_already_exist', 'name');
-            throw error;
-          });
-      }
-      const [dto] = await projectDtos(v, await projectQuery(v).select([...projectColumns]).where('p.id', '=', project.id).execute());
-      return { data: dto };
+      return { data: await updateProject(db, v, request.params.projectId, request.body) };
     },
   );
 
   // ---- files -----------------------------------------------------------------------------
-
-  function fileQuery() {
-    return db
-      .selectFrom('vault_files as f')
-      .innerJoin('users as u', 'u.id', 'f.user_id')
-      .innerJoin('ledger_entries as e', 'e.dna', 'f.dna')
-      .innerJoin('proofs as pr', 'pr.dna', 'f.dna')
-      .select([
-        'f.id',
-        'f.project_id',
-        'f.name',
-        'f.file_hash',
-        'f.size',
-        'f.dna',
-        'f.user_id',
-        'f.credits',
-        'f.created_at',
-        'u.real_name',
-        'u.name as user_name',
-        'e.block_height',
-        'e.registered_at',
-        'pr.status',
-        'pr.expires_at',
-      ]);
-  }
-
-  type FileRow = Awaited<ReturnType<ReturnType<typeof fileQuery>['execute']>>[number];
-  function fileDto(r: FileRow): VaultFileDto {
-    return {
-      file_id: Number(r.id),
-      project_id: Number(r.project_id),
-      name: r.name,
-      file_hash: r.file_hash,
-      size: Number(r.size),
-      dip_id: r.dna,
-      registrant_user_id: Number(r.user_id),
-      registrant_name: r.real_name || r.user_name,
-      credits: Number(r.credits),
-      proof_status: Number(r.status),
-      is_generated: isProofStatusGenerated(Number(r.status)),
-      block_height: r.block_height === null ? null : Number(r.block_height),
-      registered_at: Number(r.registered_at),
-      expired_at: r.expires_at === null ? null : Number(r.expires_at),
-    };
-  }
 
   /**
    * A project's files, newest first. With `dip_id` (a search result, §2 named route project
@@ -321,150 +128,49 @@ export default async function vaultRoutes(app: FastifyInstance) {
    */
   app.get<{ Params: { projectId: number }; Querystring: { page?: number; page_size?: number; dip_id?: string } }>(
     '/api/v1/vault/projects/:projectId/files',
-    { config: SIGNED_IN, schema: { params: idParam('projectId'), querystring: { type: 'object', properties: { ...paging, dip_id: text(40) } } } },
+    { config: SIGNED_IN, schema: { params: idParam('projectId'), querystring: { type: 'object', properties: { ...paging, dip_id: text(40) } }, response: ok(filePageSchema) } },
     async (request) => {
       const v = await requireVault(request);
-      const project = await projectOr404(v, request.params.projectId);
-      let { page, size, offset } = pageOf(request.query, config.tablePageSize);
-      const dip = request.query.dip_id?.trim();
-      if (dip && request.query.page === undefined) {
-        const target = await db.selectFrom('vault_files').select('id').where('project_id', '=', project.id).where('dna', '=', dip).executeTakeFirst();
-        if (target) {
-          const newer = await db.selectFrom('vault_files').select((eb) => eb.fn.countAll<number>().as('n')).where('project_id', '=', project.id).where('id', '>', target.id).executeTakeFirstOrThrow();
-          page = Math.floor(Number(newer.n) / size) + 1;
-          offset = (page - 1) * size;
-        }
-      }
-      const total = await db.selectFrom('vault_files').select((eb) => eb.fn.countAll<number>().as('n')).where('project_id', '=', project.id).executeTakeFirstOrThrow();
-      const rows = await fileQuery().where('f.project_id', '=', project.id).orderBy('f.id', 'desc').limit(size).offset(offset).execute();
-      const data: Paged<VaultFileDto> = { items: rows.map(fileDto), page, page_size: size, total: Number(total.n) };
-      return { data };
+      return { data: await filePage(db, v, request.params.projectId, pageOf(request.query, config.tablePageSize), request.query.dip_id?.trim(), request.query.page !== undefined) };
     },
   );
 
-  /**
-   * Registers a file into a project: only its hash (§3 identity) arrives, hashed in the
-   * browser. The ledger entry, the §9 credit charge and the vault row commit together or
-   * not at all; a file already in the enterprise's vault is §8 hash_duplicate.
-   */
-  app.post<{ Params: { projectId: number }; Body: { name: string; file_hash: string; size?: number } }>(
+  /** Registers a file into a project by its §3 identity (hashed in the browser); ledger entry, credit charge and vault row commit together. */
+  app.post<{ Params: { projectId: number }; Body: VaultFileInput }>(
     '/api/v1/vault/projects/:projectId/files',
     { config: SIGNED_IN,
       schema: {
         params: idParam('projectId'),
         body: body({ name: text(400), file_hash: text(100), size: { type: 'integer', minimum: 0, maximum: Number.MAX_SAFE_INTEGER } }, ['name', 'file_hash']),
+        response: ok(vaultFile),
       },
     },
     async (request) => {
       const v = await requireVault(request);
-      const project = await projectOr404(v, request.params.projectId);
-      if (!canWriteProject(v.viewer, project)) forbidden();
-      const name = request.body.name.trim();
-      const identity = parseFileIdentity(request.body.file_hash.trim().toLowerCase());
-      if (!identity) fail(request.body.file_hash.trim() ? 'invalid_param' : 'required', 'file_hash');
-      rule(checkVaultFileName(name), 'name');
-      const enterpriseId = v.employee.enterprise_id;
-      const duplicate = () => fail('hash_duplicate', 'file_hash');
-      if (await db.selectFrom('vault_files').select('id').where('enterprise_id', '=', enterpriseId).where('digest', '=', identity.sha256).executeTakeFirst()) duplicate();
-      let fileId = 0;
-      try {
-        await app.registerEntry(
-          { fileHash: `0x${identity.sha256}${identity.extension}`, enterpriseName: v.enterprise.name, registrantUserId: v.user.id, kind: 'vault', locale: requestLocale(request) },
-          async (trx, registration) => {
-            // §9 the registering member pays (credits.vaultFile); §8 integrals_not_enough rolls it all back.
-            const { charged: cost } = await chargeRegistration(trx, config, { enterpriseId, userId: v.user.id, kind: 'vault_file', dna: registration.dna, name });
-            const row = await trx
-              .insertInto('vault_files')
-              .values({
-                project_id: project.id,
-                enterprise_id: enterpriseId,
-                user_id: v.user.id,
-                name,
-                file_hash: registration.file_hash,
-                digest: identity.sha256,
-                size: request.body.size ?? 0,
-                dna: registration.dna,
-                credits: cost,
-                created_at: registration.registered_at,
-              })
-              .returning('id')
-              .executeTakeFirstOrThrow();
-            fileId = Number(row.id);
-            await trx.updateTable('vault_projects').set({ updated_at: registration.registered_at }).where('id', '=', project.id).execute();
-            await writeVaultLog(trx, {
-              enterpriseId,
-              projectId: project.id,
-              userId: v.user.id,
-              action: 'file_registered',
-              detail: { file_id: fileId, name, file_hash: registration.file_hash, dip_id: registration.dna, credits: cost },
-            });
-          },
-        );
-      } catch (error) {
-        // Two registrations of one file racing: the unique (enterprise, digest) decides.
-        if (!(error instanceof ApiError) && isUniqueViolation(error)) duplicate();
-        throw error;
-      }
-      const row = await fileQuery().where('f.id', '=', fileId).executeTakeFirstOrThrow();
-      return { data: fileDto(row) };
+      return { data: await registerVaultFile(db, (i, t) => app.registerEntry(i, t), config, v, request.params.projectId, request.body, requestLocale(request)) };
     },
   );
 
   /** The proof certificate PDF of a vault file, for whoever may see the file (logged). */
   app.get<{ Params: { fileId: number } }>('/api/v1/vault/files/:fileId/proof', { config: SIGNED_IN, schema: { params: idParam('fileId') } }, async (request, reply) => {
     const v = await requireVault(request);
-    const file = await db.selectFrom('vault_files').select(['id', 'project_id', 'dna', 'name']).where('id', '=', request.params.fileId).where('enterprise_id', '=', v.employee.enterprise_id).executeTakeFirst();
-    if (!file || !(await visibleProject(db, v.employee.enterprise_id, v.viewer, file.project_id))) fail('not_found', 'file_id');
-    const proof = await db.selectFrom('proofs').select(['status', 'pdf']).where('dna', '=', file.dna).executeTakeFirstOrThrow();
-    if (!isProofStatusGenerated(proof.status) || !proof.pdf) fail('proof_record_not_found', 'file_id');
-    await writeVaultLog(db, { enterpriseId: v.employee.enterprise_id, projectId: file.project_id, userId: v.user.id, action: 'proof_downloaded', detail: { file_id: file.id, name: file.name, dip_id: file.dna } });
+    const proof = await vaultProof(db, v, request.params.fileId);
     return reply
       .header('content-type', 'application/pdf')
-      .header('content-disposition', contentDisposition(`provena-proof-${file.dna}.pdf`))
+      .header('content-disposition', contentDisposition(`provena-proof-${proof.dna}.pdf`))
       .header('cache-control', 'private, no-store')
       .send(Buffer.from(proof.pdf));
   });
 
   // ---- log -------------------------------------------------------------------------------
 
-  /**
-   * The vault log, newest first: one project's (project_id), or every vault action the
-   * caller may see (§6: a plain member their own unlocks and their projects' actions).
-   */
+  /** The vault log, newest first: one project's (project_id), or every vault action the caller may see. */
   app.get<{ Querystring: { project_id?: number; page?: number; page_size?: number } }>(
     '/api/v1/vault/logs',
-    { config: SIGNED_IN, schema: { querystring: { type: 'object', properties: { ...paging, project_id: { type: 'integer', minimum: 1 } } } } },
+    { config: SIGNED_IN, schema: { querystring: { type: 'object', properties: { ...paging, project_id: { type: 'integer', minimum: 1 } } }, response: ok(logPage) } },
     async (request) => {
       const v = await requireVault(request);
-      const { page, size, offset } = pageOf(request.query, config.tablePageSize);
-      const enterpriseId = v.employee.enterprise_id;
-      let q = db.selectFrom('vault_logs as l').leftJoin('vault_projects as p', 'p.id', 'l.project_id').innerJoin('users as u', 'u.id', 'l.user_id').where('l.enterprise_id', '=', enterpriseId);
-      if (request.query.project_id) {
-        await projectOr404(v, request.query.project_id);
-        q = q.where('l.project_id', '=', request.query.project_id);
-      } else if (!seesAllVault(v.viewer)) {
-        const me = v.user.id;
-        q = q.where((eb) => eb.or([eb('p.owner_user_id', '=', me), eb.and([eb('l.project_id', 'is', null), eb('l.user_id', '=', me)])]));
-      }
-      const total = await q.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
-      const rows = await q
-        .select(['l.id', 'l.project_id', 'p.name as project_name', 'l.user_id', 'u.real_name', 'u.name as user_name', 'l.action', 'l.detail', 'l.created_at'])
-        .orderBy('l.id', 'desc')
-        .limit(size)
-        .offset(offset)
-        .execute();
-      const items: VaultLogDto[] = rows.map((r) => ({
-        log_id: Number(r.id),
-        project_id: r.project_id === null ? null : Number(r.project_id),
-        project_name: r.project_name ?? null,
-        user_id: Number(r.user_id),
-        user_name: displayName({ real_name: r.real_name, name: r.user_name }),
-        action: r.action as VaultAction,
-        detail: JSON.parse(r.detail) as Record<string, unknown>,
-        created_at: Number(r.created_at),
-      }));
-      const data: Paged<VaultLogDto> = { items, page, page_size: size, total: Number(total.n) };
-      return { data };
+      return { data: await vaultLogPage(db, v, request.query.project_id, pageOf(request.query, config.tablePageSize)) };
     },
   );
 }
