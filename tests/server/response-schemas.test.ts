@@ -37,6 +37,7 @@ const NOT_JSON = new Set([
  * one fails it too.
  */
 const PENDING = new Set<string>([
+  'GET /api/v1/operator/jobs',
   'GET /api/dev/sms-outbox',
   'GET /api/v1/ledger/entries',
   'GET /api/v1/ledger/entries/:dna/proof',
@@ -76,6 +77,8 @@ const PENDING = new Set<string>([
   'GET /api/v1/assets/:dna',
   'POST /api/v1/repos',
   'GET /api/v1/repos',
+  'GET /api/v1/repos/:project_id/refs',
+  'PUT /api/v1/repos/:project_id/refs',
   'GET /api/v1/repos/overview',
   'GET /api/v1/repos/:project_id',
   'POST /api/v1/repos/:project_id/tokens',
