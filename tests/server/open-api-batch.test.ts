@@ -61,7 +61,8 @@ describe('the batch endpoint, registered in one transaction', () => {
       [-PRICE, PRICE, data.results[2].file.dip_id, 'b.csv'],
       [-PRICE, 0, data.results[4].file.dip_id, 'c.csv'],
     ]);
-    expect(await stats()).toMatchObject({ registrations: 3, bytes: 21, refusals: 2 });
+    const counted = await stats();
+    expect([counted.registrations, counted.bytes, counted.refusals].map(Number)).toEqual([3, 21, 2]);
     // Each entry and its proof row exist; the refused file wrote nothing.
     const entries = await h.app.db.selectFrom('ledger_entries').select('file_hash').where('kind', '=', 'application').execute();
     expect(entries.map((e) => e.file_hash).sort()).toEqual([a, b, c].sort());
