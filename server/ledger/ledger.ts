@@ -1,4 +1,4 @@
-import { sql, type Transaction } from 'kysely';
+import { sql, SqliteAdapter, type Transaction } from 'kysely';
 import type { Db } from '../db/database.ts';
 import type { Database } from '../db/schema.ts';
 import { isUniqueViolation } from '../db/database.ts';
@@ -227,9 +227,22 @@ export class Ledger {
       return Promise.reject(error);
     }
     return new Promise<Registration>((resolve, reject) => {
-      this.group.push({ prepared, inTransaction, resolve, reject });
+      const member = { prepared, inTransaction, resolve, reject };
+      if (!this.isGroupCommit) {
+        // PostgreSQL: concurrent registrations run in parallel on the pool's connections, one
+        // transaction each (the server already flushes concurrent commits together); one shared
+        // transaction would make every statement of every caller one serial round trip.
+        void this.commitGroup([member]);
+        return;
+      }
+      this.group.push(member);
       this.scheduleGroup();
     });
+  }
+
+  /** SQLite: one connection on the event loop, so registrations share transactions; PostgreSQL: see register. */
+  private get isGroupCommit(): boolean {
+    return this.db.getExecutor().adapter instanceof SqliteAdapter;
   }
 
   private group: GroupMember[] = [];
@@ -282,6 +295,7 @@ export class Ledger {
       if (error instanceof DnaCollision) {
         // A lone registration's DNA collided: nothing was written; it goes again with a fresh salt.
         this.group.unshift(error.member);
+        this.scheduleGroup();
         return;
       }
       // The group's transaction did not commit: nothing of it was written.
