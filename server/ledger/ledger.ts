@@ -1,4 +1,4 @@
-import type { Transaction } from 'kysely';
+import { sql, SqliteAdapter, type Transaction } from 'kysely';
 import type { Db } from '../db/database.ts';
 import type { Database } from '../db/schema.ts';
 import { isUniqueViolation } from '../db/database.ts';
@@ -53,6 +53,32 @@ export type BlockRow = {
 type Logger = { info(obj: object, msg?: string): void; warn(obj: object, msg?: string): void; error(obj: object, msg?: string): void };
 
 export class LedgerError extends Error {}
+
+type PreparedRegistration = { input: RegisterInput; digest: string; enterpriseName: string; identity: string };
+
+type GroupMember = { prepared: PreparedRegistration; inTransaction: InTransaction | undefined; resolve: (r: Registration) => void; reject: (error: unknown) => void; collisions?: number };
+
+/** At most this many registrations share one transaction (bounds how long one COMMIT keeps the others waiting). */
+const GROUP_COMMIT_MAX = 256;
+
+class DnaCollision extends Error {
+  readonly member: GroupMember;
+  constructor(member: GroupMember) {
+    super('asset DNA collision');
+    this.member = member;
+  }
+}
+
+/** The checks of a registration's input, before it joins a group (a bad input never touches the others). */
+function prepareRegistration(input: RegisterInput): PreparedRegistration {
+  const digest = normalizeDigest(input.fileHash);
+  if (!digest) throw new LedgerError('fileHash must be a SHA-256 digest');
+  if (!KIND_PATTERN.test(input.kind)) throw new LedgerError('kind must be lowercase letters');
+  const enterpriseName = input.enterpriseName.trim();
+  if (!enterpriseName || enterpriseName.length > 200) throw new LedgerError('enterpriseName must be 1–200 characters');
+  const extension = /(\.[a-z0-9]{1,16})$/.exec(input.fileHash.trim().toLowerCase())?.[1] ?? '';
+  return { input, digest, enterpriseName, identity: `0x${digest}${extension}` };
+}
 
 /**
  * The append-only log. A registration is one committed INSERT (durable once the call
@@ -138,6 +164,8 @@ export class Ledger {
   async stop(): Promise<void> {
     clearInterval(this.timer);
     this.timer = undefined;
+    // Registrations already accepted into a group are answered before the caller closes the database.
+    while (this.group.length || this.isGroupScheduled || this.isGroupRunning) await new Promise((resolve) => setTimeout(resolve, 2));
     await this.sealing.catch(() => null);
   }
 
@@ -264,58 +292,170 @@ export class Ledger {
     if (this.head && toHex(this.tree.root()) !== this.head.root) throw new LedgerError(`ledger leaves do not give the root of block ${this.head.height}`);
   }
 
-  /** Records a registration durably and returns its asset DNA. The entry joins the next block. */
-  async register(input: RegisterInput, inTransaction?: InTransaction): Promise<Registration> {
-    const digest = normalizeDigest(input.fileHash);
-    if (!digest) throw new LedgerError('fileHash must be a SHA-256 digest');
-    if (!KIND_PATTERN.test(input.kind)) throw new LedgerError('kind must be lowercase letters');
-    const enterpriseName = input.enterpriseName.trim();
-    if (!enterpriseName || enterpriseName.length > 200) throw new LedgerError('enterpriseName must be 1–200 characters');
-    const extension = /(\.[a-z0-9]{1,16})$/.exec(input.fileHash.trim().toLowerCase())?.[1] ?? '';
-    const identity = `0x${digest}${extension}`;
+  /**
+   * Records a registration durably and returns its asset DNA. The entry joins the next block.
+   *
+   * Group commit: registrations that arrive while another group is being written (or within
+   * the same turn of the event loop) share ONE transaction, so that N concurrent callers cost
+   * one BEGIN/COMMIT (one WAL append or one PostgreSQL commit) instead of N. Each caller keeps
+   * its own outcome: its entry, its proof row and its `inTransaction` work (membership check,
+   * credit charge, the feature's row) run inside a savepoint of their own, so an error in one
+   * (integrals_not_enough, a unique violation) rolls back that registration only and is
+   * thrown to that caller alone. Every caller is answered after the group's COMMIT: a
+   * resolved registration is durable, and a refused one can read what the others committed.
+   * A failed COMMIT fails every registration of the group (none of them was written).
+   */
+  register(input: RegisterInput, inTransaction?: InTransaction): Promise<Registration> {
+    let prepared: PreparedRegistration;
+    try {
+      prepared = prepareRegistration(input);
+    } catch (error) {
+      return Promise.reject(error);
+    }
+    return new Promise<Registration>((resolve, reject) => {
+      const member = { prepared, inTransaction, resolve, reject };
+      if (!this.isGroupCommit) {
+        // PostgreSQL: concurrent registrations run in parallel on the pool's connections, one
+        // transaction each (the server already flushes concurrent commits together); one shared
+        // transaction would make every statement of every caller one serial round trip.
+        void this.commitGroup([member]);
+        return;
+      }
+      this.group.push(member);
+      this.scheduleGroup();
+    });
+  }
+
+  /** SQLite: one connection on the event loop, so registrations share transactions; PostgreSQL: see register. */
+  private get isGroupCommit(): boolean {
+    return this.db.getExecutor().adapter instanceof SqliteAdapter;
+  }
+
+  private group: GroupMember[] = [];
+  private isGroupScheduled = false;
+  private isGroupRunning = false;
+
+  private scheduleGroup(): void {
+    if (this.isGroupScheduled || this.isGroupRunning) return;
+    this.isGroupScheduled = true;
+    // setImmediate: the callers of this turn of the event loop (a burst of requests, a Promise.all) join.
+    setImmediate(() => {
+      this.isGroupScheduled = false;
+      void this.runGroups();
+    });
+  }
+
+  private async runGroups(): Promise<void> {
+    if (this.isGroupRunning) return;
+    this.isGroupRunning = true;
+    try {
+      while (this.group.length) {
+        const members = this.group.splice(0, GROUP_COMMIT_MAX);
+        await this.commitGroup(members);
+      }
+    } finally {
+      this.isGroupRunning = false;
+      if (this.group.length) this.scheduleGroup();
+    }
+  }
+
+  /** One transaction for the whole group; a savepoint per member when there are several. */
+  private async commitGroup(members: GroupMember[]): Promise<void> {
+    const outcomes: Array<{ ok: true; registration: Registration } | { ok: false; error: unknown }> = [];
+    const isAlone = members.length === 1;
+    try {
+      await this.db.transaction().execute(async (trx) => {
+        for (const member of members) {
+          if (isAlone) {
+            outcomes.push({ ok: true, registration: await this.insertEntry(trx, member, false) });
+            continue;
+          }
+          try {
+            outcomes.push({ ok: true, registration: await this.insertEntry(trx, member, true) });
+          } catch (error) {
+            outcomes.push({ ok: false, error });
+          }
+        }
+      });
+    } catch (error) {
+      if (error instanceof DnaCollision) {
+        // A lone registration's DNA collided: nothing was written; it goes again with a fresh salt.
+        this.group.unshift(error.member);
+        this.scheduleGroup();
+        return;
+      }
+      // The group's transaction did not commit: nothing of it was written.
+      members.forEach((m, i) => {
+        const own = outcomes[i];
+        m.reject(own && !own.ok ? own.error : error);
+      });
+      return;
+    }
+    let written = 0;
+    members.forEach((m, i) => {
+      const outcome = outcomes[i]!;
+      if (outcome.ok) {
+        written += 1;
+        m.resolve(outcome.registration);
+      } else m.reject(outcome.error);
+    });
+    this.pendingHint += written;
+    if (this.pendingHint >= this.config.maxBlockEntries) void this.sealSoon();
+  }
+
+  /** The entry, its proof row and the caller's work; a DNA collision (2^-100 per pair) gets a fresh salt. */
+  private async insertEntry(trx: Transaction<Database>, member: GroupMember, isSavepoint: boolean): Promise<Registration> {
+    const { prepared: p, inTransaction } = member;
     for (let attempt = 0; ; attempt++) {
       const salt = crypto.getRandomValues(new Uint8Array(32));
       const registeredAt = Date.now();
-      const record = encodeRecord({ v: 1, kind: input.kind, commitment: fileCommitment(salt, fromHex(digest)), enterprise_name: enterpriseName, registered_at: registeredAt });
+      const record = encodeRecord({ v: 1, kind: p.input.kind, commitment: fileCommitment(salt, fromHex(p.digest)), enterprise_name: p.enterpriseName, registered_at: registeredAt });
       const dna = assetDna(record);
-      const registration = { dna, file_hash: identity, kind: input.kind, enterprise_name: enterpriseName, registered_at: registeredAt };
+      const registration = { dna, file_hash: p.identity, kind: p.input.kind, enterprise_name: p.enterpriseName, registered_at: registeredAt };
       let isDnaCollision = false;
+      if (isSavepoint) await sql`savepoint provena_registration`.execute(trx);
       try {
-        await this.db.transaction().execute(async (trx) => {
-          await trx
-            .insertInto('ledger_entries')
-            .values({
-              dna,
-              record,
-              leaf_hash: toHex(leafHash(utf8.encode(record))),
-              file_hash: identity,
-              salt: toHex(salt),
-              kind: input.kind,
-              enterprise_name: enterpriseName,
-              registrant_user_id: input.registrantUserId,
-              registered_at: registeredAt,
-              leaf_index: null,
-              block_height: null,
-            })
-            .execute()
-            .catch((error: unknown) => {
-              isDnaCollision = isUniqueViolation(error);
-              throw error;
-            });
-          await trx
-            .insertInto('proofs')
-            .values({ dna, status: 1, valid_ms: input.validMs ?? this.config.proofValidityMs, issued_at: null, expires_at: null, pdf: null, error: null, updated_at: registeredAt, locale: input.locale ?? 'zh' })
-            .execute();
-          await inTransaction?.(trx, registration);
-        });
+        await trx
+          .insertInto('ledger_entries')
+          .values({
+            dna,
+            record,
+            leaf_hash: toHex(leafHash(utf8.encode(record))),
+            file_hash: p.identity,
+            salt: toHex(salt),
+            kind: p.input.kind,
+            enterprise_name: p.enterpriseName,
+            registrant_user_id: p.input.registrantUserId,
+            registered_at: registeredAt,
+            leaf_index: null,
+            block_height: null,
+          })
+          .execute()
+          .catch((error: unknown) => {
+            isDnaCollision = isUniqueViolation(error);
+            throw error;
+          });
+        await trx
+          .insertInto('proofs')
+          .values({ dna, status: 1, valid_ms: p.input.validMs ?? this.config.proofValidityMs, issued_at: null, expires_at: null, pdf: null, error: null, updated_at: registeredAt, locale: p.input.locale ?? 'zh' })
+          .execute();
+        await inTransaction?.(trx, registration);
+        if (isSavepoint) await sql`release savepoint provena_registration`.execute(trx);
+        return registration;
       } catch (error) {
-        // A DNA collision (2^-100 per pair) gets a fresh salt; anything else is a real failure.
+        if (!isSavepoint) {
+          // Alone in its transaction: the whole transaction rolls back; a collision retries in a new one.
+          if (isDnaCollision && (member.collisions ?? 0) < 3) {
+            member.collisions = (member.collisions ?? 0) + 1;
+            throw new DnaCollision(member);
+          }
+          throw error;
+        }
+        await sql`rollback to savepoint provena_registration`.execute(trx);
+        await sql`release savepoint provena_registration`.execute(trx);
         if (isDnaCollision && attempt < 3) continue;
         throw error;
       }
-      this.pendingHint += 1;
-      if (this.pendingHint >= this.config.maxBlockEntries) void this.sealSoon();
-      return registration;
     }
   }
 
@@ -324,15 +464,7 @@ export class Ledger {
    * inserted in bulk: all of them and the caller's work commit together, or none does.
    */
   async registerMany(inputs: RegisterInput[], inTransaction?: InTransactionMany): Promise<Registration[]> {
-    const prepared = inputs.map((input) => {
-      const digest = normalizeDigest(input.fileHash);
-      if (!digest) throw new LedgerError('fileHash must be a SHA-256 digest');
-      if (!KIND_PATTERN.test(input.kind)) throw new LedgerError('kind must be lowercase letters');
-      const enterpriseName = input.enterpriseName.trim();
-      if (!enterpriseName || enterpriseName.length > 200) throw new LedgerError('enterpriseName must be 1–200 characters');
-      const extension = /(\.[a-z0-9]{1,16})$/.exec(input.fileHash.trim().toLowerCase())?.[1] ?? '';
-      return { input, digest, enterpriseName, identity: `0x${digest}${extension}` };
-    });
+    const prepared = inputs.map(prepareRegistration);
     for (let attempt = 0; ; attempt++) {
       const registeredAt = Date.now();
       const rows = prepared.map((p) => {

@@ -87,6 +87,8 @@ export function alarmKindFor(from: ApplicationState, to: ApplicationState): Alar
   return null;
 }
 
+const TRANSITIONS_PER_TRANSACTION = 100;
+
 const STATE_TEXT: Record<ApplicationState, string> = { not_connected: '未连接', normal: '正常', abnormal: '异常', interrupted: '数据中断' };
 
 export class ApplicationMonitor {
@@ -161,10 +163,13 @@ export class ApplicationMonitor {
       const next = computeState({ lastSeenAt: a.last_seen_at === null ? null : Number(a.last_seen_at), intervalSeconds: Number(a.interval_seconds), graceSeconds: Number(a.grace_seconds), ...s }, now, this.settings);
       if (next.state !== a.state) changes.push({ id: Number(a.id), from: a.state as ApplicationState, to: next.state, reason: next.reason });
     }
-    // Many applications can change in one pass (a network outage silences them all): a few hundred per transaction, not one commit each.
+    // Many applications can change in one pass (a network outage silences them all): a hundred
+    // per transaction, not one commit each, and the event loop gets a turn between transactions
+    // (SQLite runs on it: 10 000 transitions in one go would hold every request for seconds).
     let transitions = 0;
-    for (let i = 0; i < changes.length; i += 250) {
-      const chunk = changes.slice(i, i + 250);
+    for (let i = 0; i < changes.length; i += TRANSITIONS_PER_TRANSACTION) {
+      if (i > 0) await new Promise((resolve) => setImmediate(resolve));
+      const chunk = changes.slice(i, i + TRANSITIONS_PER_TRANSACTION);
       transitions += await this.db.transaction().execute(async (trx) => {
         let n = 0;
         for (const c of chunk) if (await this.transition(trx, c.id, c.from, c.to, c.reason, now)) n += 1;

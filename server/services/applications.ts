@@ -11,9 +11,10 @@ import type { Db } from '../db/database.ts';
 import { isUniqueViolation } from '../db/database.ts';
 import type { Keyring } from '../keys/keyring.ts';
 import type { DeploymentConfig } from '../../core/config.ts';
-import type { RegisterInput, InTransaction, Registration } from '../ledger/ledger.ts';
+import type { RegisterInput, InTransaction, InTransactionMany, Registration } from '../ledger/ledger.ts';
 import { ApiError, fail } from '../errors.ts';
-import { chargeRegistration } from './credits.ts';
+import { chargeRegistration, chargeRegistrations, memberBalance, requireConfirmedMembership } from './credits.ts';
+import { registrationPrice } from '../../core/credits.ts';
 import { canSeeEnterpriseData } from '../../core/enterprise.ts';
 import { isProofStatusGenerated } from '../../core/vault.ts';
 import { parseFileIdentity } from '../../core/file-identity.ts';
@@ -234,6 +235,150 @@ export async function registerApplicationFile(
     throw error;
   }
   return { fileId, duplicate: false };
+}
+
+type RegistrarMany = (inputs: RegisterInput[], inTransaction?: InTransactionMany) => Promise<Registration[]>;
+
+/** The owner can pay for only the first `affordable` files of a batch (read inside its transaction). */
+class Shortfall extends Error {
+  readonly affordable: number;
+  constructor(affordable: number) {
+    super('not enough credits for the whole batch');
+    this.affordable = affordable;
+  }
+}
+
+export type FileOutcome = { ok: true; fileId: number; duplicate: boolean } | { ok: false; error: ApiError };
+
+/**
+ * Registers a batch of files for an application, in order, with the same answers as
+ * registerApplicationFile called once per file, but in ONE transaction of bulk statements
+ * (the ledger's registerMany): the owner's confirmed, unfrozen membership is read once inside
+ * it, the owner is charged credits.applicationFile per new file (one conditional debit, the
+ * movements in bulk), and the ledger entries, proof rows and file rows are multi-row inserts.
+ * A content registered before (or earlier in the same batch) answers its first entry, nothing
+ * charged. When the owner can pay for only the first k new files, those k are registered and
+ * the rest refused with §8 integrals_not_enough, as one-by-one registration would. Should the
+ * bulk transaction fail otherwise (a concurrent request registered the same content first), it
+ * wrote nothing and every file goes the one-by-one way, concurrently so that the ledger's group
+ * commit still puts them in one transaction.
+ */
+export async function registerApplicationFiles(
+  db: Db,
+  registerEntries: RegistrarMany,
+  registerEntry: Registrar,
+  config: DeploymentConfig,
+  application: ApplicationRow,
+  inputs: FileInput[],
+  locale: 'zh' | 'en' | 'ja' = 'zh',
+): Promise<FileOutcome[]> {
+  const outcomes = new Array<FileOutcome | undefined>(inputs.length);
+  const digests = [...new Set(inputs.map((i) => i.identity.sha256))];
+  const known = new Map<string, number>();
+  for (let i = 0; i < digests.length; i += 500) {
+    const rows = await db.selectFrom('application_files').select(['id', 'digest']).where('application_id', '=', application.id).where('digest', 'in', digests.slice(i, i + 500)).execute();
+    for (const r of rows) known.set(r.digest, Number(r.id));
+  }
+  // The first occurrence of each new content is registered; later ones answer it.
+  const fresh: number[] = [];
+  const firstOf = new Map<string, number>();
+  inputs.forEach((input, index) => {
+    const id = known.get(input.identity.sha256);
+    if (id !== undefined) outcomes[index] = { ok: true, fileId: id, duplicate: true };
+    else if (firstOf.has(input.identity.sha256)) return;
+    else {
+      firstOf.set(input.identity.sha256, index);
+      fresh.push(index);
+    }
+  });
+  if (fresh.length) {
+    const enterprise = await db.selectFrom('enterprises').select(['id', 'name']).where('id', '=', application.enterprise_id).executeTakeFirstOrThrow();
+    const price = registrationPrice(config, 'application_file');
+    let take = fresh;
+    for (let attempt = 0; ; attempt++) {
+      try {
+        const ids = await registerFresh(take);
+        take.forEach((index, k) => (outcomes[index] = { ok: true, fileId: ids[k]!, duplicate: false }));
+        fresh.slice(take.length).forEach((index) => (outcomes[index] = { ok: false, error: new ApiError('integrals_not_enough') }));
+        break;
+      } catch (error) {
+        if (error instanceof Shortfall && attempt < 3) {
+          take = fresh.slice(0, error.affordable);
+          if (take.length) continue;
+          fresh.forEach((index) => (outcomes[index] = { ok: false, error: new ApiError('integrals_not_enough') }));
+          break;
+        }
+        if (error instanceof ApiError) {
+          // forbidden (the owner is no longer a confirmed member): every new file is refused with it.
+          fresh.forEach((index) => (outcomes[index] = { ok: false, error: error as ApiError }));
+          break;
+        }
+        if (error instanceof Shortfall || !isUniqueViolation(error)) throw error;
+        // A concurrent request registered one of these contents first: one by one, concurrently.
+        const settled = await Promise.allSettled(fresh.map((index) => registerApplicationFile(db, registerEntry, config, application, inputs[index]!, locale)));
+        settled.forEach((r, k) => {
+          const index = fresh[k]!;
+          if (r.status === 'fulfilled') outcomes[index] = { ok: true, ...r.value };
+          else if (r.reason instanceof ApiError) outcomes[index] = { ok: false, error: r.reason };
+          else throw r.reason;
+        });
+        break;
+      }
+    }
+
+    async function registerFresh(indexes: number[]): Promise<number[]> {
+      const ids: number[] = [];
+      await registerEntries(
+        indexes.map((index) => ({ fileHash: `0x${inputs[index]!.identity.sha256}${inputs[index]!.identity.extension}`, enterpriseName: enterprise.name, registrantUserId: application.owner_user_id, kind: LEDGER_KIND_APPLICATION, locale })),
+        async (trx, registrations) => {
+          await requireConfirmedMembership(trx, enterprise.id, application.owner_user_id);
+          if (price > 0) {
+            const balance = (await memberBalance(trx, enterprise.id, application.owner_user_id)) ?? 0;
+            if (balance < price * registrations.length) throw new Shortfall(Math.floor(balance / price));
+          }
+          const { chargedEach } = await chargeRegistrations(trx, config, {
+            enterpriseId: enterprise.id,
+            userId: application.owner_user_id,
+            kind: 'application_file',
+            items: registrations.map((r, k) => ({ dna: r.dna, name: inputs[indexes[k]!]!.name })),
+          });
+          for (let i = 0; i < registrations.length; i += 200) {
+            const rows = await trx
+              .insertInto('application_files')
+              .values(
+                registrations.slice(i, i + 200).map((registration, k) => {
+                  const input = inputs[indexes[i + k]!]!;
+                  return {
+                    application_id: application.id,
+                    enterprise_id: enterprise.id,
+                    name: input.name,
+                    file_hash: registration.file_hash,
+                    digest: input.identity.sha256,
+                    size: input.size,
+                    metadata: input.metadata,
+                    dna: registration.dna,
+                    credits: chargedEach,
+                    created_at: registration.registered_at,
+                  };
+                }),
+              )
+              .returning(['id', 'dna'])
+              .execute();
+            const byDna = new Map(rows.map((r) => [r.dna, Number(r.id)]));
+            for (const registration of registrations.slice(i, i + 200)) ids.push(byDna.get(registration.dna)!);
+          }
+        },
+      );
+      return ids;
+    }
+  }
+  // Later occurrences of a content new in this batch answer its first entry.
+  inputs.forEach((input, index) => {
+    if (outcomes[index]) return;
+    const first = outcomes[firstOf.get(input.identity.sha256)!]!;
+    outcomes[index] = first.ok ? { ok: true, fileId: first.fileId, duplicate: true } : first;
+  });
+  return outcomes as FileOutcome[];
 }
 
 const FILE_COLUMNS = ['f.id', 'f.application_id', 'f.dna', 'f.name', 'f.file_hash', 'f.size', 'f.metadata', 'f.credits', 'f.created_at', 'pr.status', 'e.block_height'] as const;

@@ -167,11 +167,48 @@ export async function chargeRegistrations(
   if (price <= 0 || input.items.length === 0) return { chargedEach: 0 };
   const account = await findAccount(trx, input.enterpriseId, input.userId);
   if (!account) fail('integrals_not_enough');
-  for (const item of input.items) {
-    const moved = await move(trx, { accountId: Number(account.id), enterpriseId: input.enterpriseId, userId: input.userId, delta: -price, kind: REGISTRATION_CREDIT_KIND[input.kind], reference: item.dna, detail: item.name, actorUserId: input.userId });
-    if (!moved) fail('integrals_not_enough');
+  // One conditional debit of the total and the movements in bulk (the same rows, with the
+  // balance after each, as one debit per registration would write): 2 + N/200 statements.
+  const total = price * input.items.length;
+  const now = Date.now();
+  const debited = await trx
+    .updateTable('credit_accounts')
+    .set((eb) => ({ balance: eb('balance', '-', total), updated_at: now }))
+    .where('id', '=', account.id)
+    .where('balance', '>=', total)
+    .returning('balance')
+    .executeTakeFirst();
+  if (!debited) fail('integrals_not_enough');
+  const before = Number(debited.balance) + total;
+  const kind = REGISTRATION_CREDIT_KIND[input.kind];
+  for (let i = 0; i < input.items.length; i += 200) {
+    await trx
+      .insertInto('credit_movements')
+      .values(
+        input.items.slice(i, i + 200).map((item, k) => ({
+          account_id: Number(account.id),
+          enterprise_id: input.enterpriseId,
+          user_id: input.userId,
+          kind,
+          delta: -price,
+          balance_after: before - price * (i + k + 1),
+          reference: item.dna,
+          detail: item.name,
+          counterpart_account_id: null,
+          actor_user_id: input.userId,
+          actor_operator_id: null,
+          created_at: now,
+        })),
+      )
+      .execute();
   }
   return { chargedEach: price };
+}
+
+/** What a member can still pay for (their balance, read inside the caller's transaction); null: no account. */
+export async function memberBalance(trx: Kysely<Database>, enterpriseId: number, userId: number): Promise<number | null> {
+  const account = await findAccount(trx, enterpriseId, userId);
+  return account ? Number(account.balance) : null;
 }
 
 /** The membership read again inside a registration's transaction: one frozen (or gone) since the route checked it registers nothing (§8 forbidden). */

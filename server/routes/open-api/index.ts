@@ -8,7 +8,7 @@ import { keyringOf } from '../../keys/platform-keys.ts';
 import { requestLocale } from '../../locale.ts';
 import { contentDisposition } from '../../content-disposition.ts';
 import { isUniqueViolation } from '../../db/database.ts';
-import { authenticate, bumpStats, checkFileInput, fileDtos, filesQuery, fileDto, registerApplicationFile, requestFingerprint, type SignedCaller } from '../../services/applications.ts';
+import { authenticate, bumpStats, checkFileInput, fileDtos, filesQuery, fileDto, registerApplicationFile, registerApplicationFiles, requestFingerprint, type FileInput, type SignedCaller } from '../../services/applications.ts';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -173,7 +173,7 @@ export default async function openApiRoutes(app: FastifyInstance) {
     {
       schema: {
         summary: 'Register a batch of files',
-        description: `Up to ${FILE_BATCH_MAX} files, each registered in its own transaction in order and answered at its index: the entry, or the refusal on its field. One refused item never stops the others.`,
+        description: `Up to ${FILE_BATCH_MAX} files, registered together in order and each answered at its index: the entry, or the refusal on its field. One refused item never stops the others; when the owner's credits cover only the first k new files, those are registered and the rest refused with integrals_not_enough.`,
         tags: ['files'],
         security,
         headers: idempotencyHeader,
@@ -206,17 +206,50 @@ export default async function openApiRoutes(app: FastifyInstance) {
       idempotent(request, reply, async () => {
         const caller = callerOf(request);
         const outcomes: Array<{ index: number; fileId: number; duplicate: boolean } | { index: number; message: string; field_name?: string }> = [];
+        // Every item is checked first; the valid ones are registered together (one transaction
+        // of bulk statements), each answered at its index; the minute's counts are one upsert.
+        const valid: Array<{ index: number; input: FileInput }> = [];
+        let refusals = 0;
         for (const [index, item] of request.body.items.entries()) {
-          try {
-            outcomes.push({ index, ...(await registerOne(request, caller, item)) });
-          } catch (error) {
-            if (error instanceof ApiError) outcomes.push({ index, message: error.key, ...(error.field ? { field_name: error.field } : {}) });
-            else {
-              request.log.error({ err: error, index }, 'application batch item failed');
-              outcomes.push({ index, message: 'server error' });
-            }
+          const checked = checkFileInput(item);
+          if (checked.ok) valid.push({ index, input: checked.value });
+          else {
+            refusals += 1;
+            outcomes[index] = { index, message: checked.message, field_name: checked.field_name };
           }
         }
+        let registrations = 0;
+        let bytes = 0;
+        if (valid.length) {
+          try {
+            const results = await registerApplicationFiles(
+              db,
+              (i, t) => app.registerEntries(i, t),
+              (i, t) => app.registerEntry(i, t),
+              config,
+              caller.application,
+              valid.map((v) => v.input),
+              requestLocale(request),
+            );
+            results.forEach((r, k) => {
+              const { index, input } = valid[k]!;
+              if (r.ok) {
+                outcomes[index] = { index, fileId: r.fileId, duplicate: r.duplicate };
+                if (!r.duplicate) {
+                  registrations += 1;
+                  bytes += input.size;
+                }
+              } else {
+                refusals += 1;
+                outcomes[index] = { index, message: r.error.key, ...(r.error.field ? { field_name: r.error.field } : {}) };
+              }
+            });
+          } catch (error) {
+            request.log.error({ err: error }, 'application batch failed');
+            for (const { index } of valid) outcomes[index] = { index, message: 'server error' };
+          }
+        }
+        if (registrations || bytes || refusals) await bumpStats(db, caller.application.id, Date.now(), { registrations, bytes, refusals });
         const dtos = await fileDtos(db, outcomes.flatMap((o) => ('fileId' in o ? [o.fileId] : [])));
         const results = outcomes.map((o) => ('fileId' in o ? { index: o.index, ok: true, file: { ...dtos.get(o.fileId), duplicate: o.duplicate } } : { index: o.index, ok: false, message: o.message, ...(o.field_name ? { field_name: o.field_name } : {}) }));
         const registered = results.filter((r) => r.ok).length;

@@ -1,0 +1,76 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createHash } from 'node:crypto';
+import { sql } from 'kysely';
+import { startHarness, type Harness } from './harness.ts';
+import { ApiError } from '../../server/errors.ts';
+import { LedgerError } from '../../server/ledger/ledger.ts';
+
+let h: Harness;
+beforeAll(async () => {
+  h = await startHarness();
+  await h.app.ledger.stop();
+  await h.app.db.schema.createTable('group_test').addColumn('k', 'text', (c) => c.primaryKey()).execute();
+});
+afterAll(async () => {
+  await h?.close();
+});
+
+const sha = (text: string) => createHash('sha256').update(text).digest('hex');
+const entry = (content: string) => ({ fileHash: `0x${sha(content)}.txt`, enterpriseName: '西安测试科技有限公司', registrantUserId: null, kind: 'file' });
+const count = async (dnas: string[]) => (dnas.length ? (await h.app.db.selectFrom('ledger_entries').select('dna').where('dna', 'in', dnas).execute()).length : 0);
+
+describe('group commit of concurrent registrations', () => {
+  it('gives each of many concurrent callers its own entry, all durable once answered', async () => {
+    const registrations = await Promise.all(Array.from({ length: 40 }, (_, i) => h.app.registerEntry(entry(`group-${i}`))));
+    const dnas = registrations.map((r) => r.dna);
+    expect(new Set(dnas).size).toBe(40);
+    expect(registrations.map((r) => r.file_hash)).toEqual(Array.from({ length: 40 }, (_, i) => `0x${sha(`group-${i}`)}.txt`));
+    expect(await count(dnas)).toBe(40);
+    const proofs = await h.app.db.selectFrom('proofs').select('dna').where('dna', 'in', dnas).execute();
+    expect(proofs.length).toBe(40);
+  });
+
+  it('fails only the caller whose work failed: its entry and its writes roll back, the others commit', async () => {
+    const seen: string[] = [];
+    const outcomes = await Promise.allSettled(
+      Array.from({ length: 12 }, (_, i) =>
+        h.app.registerEntry(entry(`partial-${i}`), async (trx, registration) => {
+          seen.push(registration.dna);
+          // Writes of its own that must vanish with it when it fails.
+          await sql`insert into group_test (k) values (${`partial-${i}`})`.execute(trx);
+          if (i % 4 === 1) throw new ApiError('integrals_not_enough');
+          if (i % 4 === 2) await sql`insert into ledger_entries (dna) values (null)`.execute(trx); // a database error (NOT NULL)
+        }),
+      ),
+    );
+    expect(outcomes.map((o) => o.status)).toEqual(Array.from({ length: 12 }, (_, i) => (i % 4 === 1 || i % 4 === 2 ? 'rejected' : 'fulfilled')));
+    const refused = outcomes[1] as PromiseRejectedResult;
+    expect(refused.reason).toBeInstanceOf(ApiError);
+    expect((refused.reason as ApiError).key).toBe('integrals_not_enough');
+    const written = outcomes.flatMap((o) => (o.status === 'fulfilled' ? [o.value.dna] : []));
+    expect(await count(written)).toBe(6);
+    expect(await count(seen.filter((d) => !written.includes(d)))).toBe(0);
+    const kept = (await sql<{ k: string }>`select k from group_test order by k`.execute(h.app.db)).rows.map((r) => r.k);
+    expect(kept.sort()).toEqual(Array.from({ length: 12 }, (_, i) => i).filter((i) => i % 4 === 0 || i % 4 === 3).map((i) => `partial-${i}`).sort());
+    expect(await h.app.db.selectFrom('proofs').select('dna').where('dna', 'in', seen.filter((d) => !written.includes(d))).execute()).toEqual([]);
+  });
+
+  it('refuses a bad input at once without touching the group', async () => {
+    const outcomes = await Promise.allSettled([h.app.registerEntry(entry('ok-1')), h.app.registerEntry({ ...entry('x'), fileHash: 'nope' }), h.app.registerEntry(entry('ok-2'))]);
+    expect(outcomes.map((o) => o.status)).toEqual(['fulfilled', 'rejected', 'fulfilled']);
+    expect((outcomes[1] as PromiseRejectedResult).reason).toBeInstanceOf(LedgerError);
+  });
+
+  it('a lone registration still commits in its own transaction, and a failure there rolls back', async () => {
+    const r = await h.app.registerEntry(entry('lone'));
+    expect(await count([r.dna])).toBe(1);
+    let dna = '';
+    await expect(
+      h.app.registerEntry(entry('lone-refused'), async (_trx, registration) => {
+        dna = registration.dna;
+        throw new ApiError('integrals_not_enough');
+      }),
+    ).rejects.toBeInstanceOf(ApiError);
+    expect(await count([dna])).toBe(0);
+  });
+});
