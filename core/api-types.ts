@@ -61,7 +61,7 @@ export type BulkRowResult = { row: number; phone: string; ok: boolean; outcome?:
 export type OperatorDto = { id: number; login_id: string; name: string };
 /** POST /operator/tokens: a session (with the recovery codes right after enrollment), or an enrollment offer. */
 export type OperatorLoginResult = (OperatorDto & { recovery_codes?: string[] }) | { enroll: { secret: string; uri: string } };
-/** A background job as the operator console shows it (issue 21): GET /api/v1/operator/jobs. */
+/** A background job as the operator console shows it: GET /api/v1/operator/jobs. */
 export type OperatorJobDto = { id: string; name: string; state: 'queued' | 'active' | 'retry' | 'completed' | 'failed' | 'cancelled'; attempts: number; last_error: string | null; created_at: number; updated_at: number };
 export type OperatorJobsDto = { backend: 'pg-boss' | 'in-process'; items: OperatorJobDto[] };
 export type OperatorAuditEntryDto = { id: number; login_id: string; action: string; target: string; detail: Record<string, unknown>; ip: string; created_at: number };

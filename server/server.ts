@@ -37,7 +37,7 @@ async function main() {
   process.on('SIGINT', () => void shutdown('SIGINT'));
   process.on('SIGTERM', () => void shutdown('SIGTERM'));
   if (env.role === 'work') {
-    // A worker (issue 21): jobs, and the sealer when it leads; nothing on the public port.
+    // A worker: jobs, and the sealer when it leads; nothing on the public port.
     await server.ready();
     server.log.info(`Provena worker running (jobs: ${server.jobs.backend}; leader: ${server.leadership.isLeader ? 'yes' : 'standby'})`);
     if (env.ops) {

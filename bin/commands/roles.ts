@@ -1,5 +1,5 @@
 /**
- * `provena serve` and `provena work` (issue 21): the same server in one of its two roles.
+ * `provena serve` and `provena work`: the same server in one of its two roles.
  * serve: a stateless API replica (no sealer, no jobs, no timers; any number behind a load
  * balancer). work: jobs, and the sealer, anchoring and schedules when it holds the leader lock.
  * Both need DATABASE_URL (PostgreSQL); `npm start` stays the embedded single process (role all).

@@ -3,7 +3,7 @@ import pg from 'pg';
 type Logger = { info(obj: object, msg?: string): void; warn(obj: object, msg?: string): void; error(obj: object, msg?: string): void };
 
 /**
- * Exactly one sealer (issue 21): the process that holds a PostgreSQL session advisory lock
+ * Exactly one sealer: the process that holds a PostgreSQL session advisory lock
  * on a dedicated connection is the leader. The lock dies with the connection, so a leader
  * killed with SIGKILL frees it as soon as PostgreSQL notices the closed socket (at once on a
  * local or TCP reset; keepalives otherwise); standbys try every `pollMs` and one of them takes

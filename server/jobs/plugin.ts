@@ -15,7 +15,7 @@ declare module 'fastify' {
 }
 
 /**
- * The process's role (PROVENA_ROLE, issue 21), first half: the queue and the leadership,
+ * The process's role (PROVENA_ROLE), first half: the queue and the leadership,
  * decorated before the plugins that define jobs and leader duties. `rolesStart` (registered
  * last) starts them once every plugin has said what it needs.
  */

@@ -1,7 +1,7 @@
 import { PgBoss } from 'pg-boss';
 
 /**
- * Background jobs (issue 21): certificate rendering, the score recompute, and what comes
+ * Background jobs: certificate rendering, the score recompute, and what comes
  * after them. One interface, two backends: pg-boss on PostgreSQL (any number of `provena
  * work` processes take jobs; `provena serve` only sends and lists), and an in-process
  * runner for the embedded default (SQLite, one process). Every job is idempotent (its

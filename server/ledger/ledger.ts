@@ -171,7 +171,7 @@ export class Ledger {
 
   /**
    * Whether this process may seal on its own (the timer, a full block's hint). An API replica
-   * (`provena serve`) and a standby worker are not sealers; the elected leader is (issue 21).
+   * (`provena serve`) and a standby worker are not sealers; the elected leader is.
    */
   get isSealer(): boolean {
     return this.sealerFlag;

@@ -63,7 +63,7 @@ export default fp<LedgerPluginOptions>(async function ledgerPlugin(app, opts) {
   app.decorate('witnessing', witnessing);
   app.decorate('registerEntry', (input: RegisterInput, inTransaction?: InTransaction) => ledger.register(input, inTransaction));
   app.decorate('registerEntries', (inputs: RegisterInput[], inTransaction?: InTransactionMany) => ledger.registerMany(inputs, inTransaction));
-  // Sealing and anchoring belong to the leader only (issue 21): a standby worker and every API
+  // Sealing and anchoring belong to the leader only: a standby worker and every API
   // replica keep the tree loaded and follow the blocks the leader seals.
   const isSealingOn = opts.isSealingTimerOn !== false && app.env.role !== 'serve';
   let follower: NodeJS.Timeout | undefined;

@@ -14,7 +14,7 @@ declare module 'fastify' {
 export default fp(async function applicationsPlugin(app) {
   const monitor = new ApplicationMonitor({ db: app.db, keyring: keyringOf(app.db), sms: app.sms, log: app.log, settings: readMonitorSettings(), allowPrivateWebhooks: readWebhookAllowPrivate() });
   app.decorate('applicationMonitor', monitor);
-  // One scheduler in the deployment: alarms and state changes run on the leader only (issue 21).
+  // One scheduler in the deployment: alarms and state changes run on the leader only.
   app.leadership.onGained(async () => monitor.start());
   app.leadership.onLost(async () => monitor.stop());
   app.addHook('onClose', async () => monitor.stop());

@@ -57,7 +57,7 @@ export default fp<ServicesOptions>(async function servicesPlugin(app, opts) {
       app.log.warn({ err: error }, 'sweep failed');
     }
   };
-  // Cleanup is not an API replica's business (issue 21): `provena serve` runs no timers.
+  // Cleanup is not an API replica's business: `provena serve` runs no timers.
   if (opts.env.role !== 'serve') {
     const sweeper = setInterval(() => void sweep(), 60 * 60 * 1000);
     sweeper.unref();

@@ -1,6 +1,6 @@
 /**
  * Certificate pages are rendered in worker threads, never on the API's event loop: a burst
- * of proof PDFs used to delay unrelated requests by up to 178 ms (issue 21). Each worker
+ * of proof PDFs used to delay unrelated requests by up to 178 ms. Each worker
  * renders one page at a time and keeps its parsed fonts and memoized layouts warm; the pool
  * starts workers on demand (up to `size`) and they hold the process open only while busy.
  * The page comes back prepared for signing (server/proofs/pdf.ts renderPreparedCertificate):

@@ -43,7 +43,7 @@ export default fp<ScorePluginOptions>(async function scorePlugin(app, opts) {
   await app.register(scoreRoutes, { prefix: `${opts.base}/v1`, score });
 
   if (opts.recomputeMinutes > 0 && app.hasDecorator('jobs') && app.hasDecorator('leadership')) {
-    // In the platform (issue 21): the recompute is a job a worker runs, never an API replica's
+    // In the platform: the recompute is a job a worker runs, never an API replica's
     // event loop; the leader asks for it shortly after it starts leading, then every recomputeMinutes.
     app.jobs.define('score.recompute', async () => void (await score.recompute()), { retryLimit: 3, retryDelaySeconds: 30 });
     let timer: NodeJS.Timeout | null = null;

@@ -25,7 +25,7 @@ export default fp(async function storagePlugin(app) {
       await app.db.deleteFrom('disclosure_links').where('expires_at', '<', now).execute();
       await app.db.deleteFrom('disclosure_sessions').where('expires_at', '<', now).execute();
     })().catch((error: unknown) => app.log.warn({ err: error }, 'storage sweep failed'));
-  // Cleanup runs on workers and the embedded process, never on an API replica (issue 21).
+  // Cleanup runs on workers and the embedded process, never on an API replica.
   if (app.env.role !== 'serve') {
     const timer = setInterval(sweep, 60 * 60 * 1000);
     timer.unref();

@@ -2,7 +2,7 @@ import { expect } from '@playwright/test';
 import { test, operatorApi, screenshot, tr, useLocale, type Locale } from './support.ts';
 
 /**
- * The operator console's Jobs tab (issue 21): the certificate job a registration's block
+ * The operator console's Jobs tab: the certificate job a registration's block
  * asked for is listed with its state and attempts, in zh, en and ja, at three widths.
  */
 test('the operator sees the background jobs with their state and attempts', async ({ browser }) => {

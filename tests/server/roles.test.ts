@@ -14,7 +14,7 @@ import { buildServer } from '../../server/build-app.ts';
 import { DEFAULT_CONFIG } from '../../core/config.ts';
 
 /**
- * The multi-process shape of issue 21 on a real PostgreSQL (TEST_DATABASE_URL): API replicas
+ * The multi-process shape on a real PostgreSQL (TEST_DATABASE_URL): API replicas
  * (`provena serve`) and workers (`provena work`) as real processes on one database, the leader
  * worker killed with SIGKILL, the standby taking over; and two sealers racing on one chain.
  * Without PostgreSQL there is no second process to share a database with: skipped.

@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
 
 /**
- * Fencing for the sealer (issue 21): the height is already the primary key (one block per
+ * Fencing for the sealer: the height is already the primary key (one block per
  * height); a block's parent is now unique too, so no two blocks can ever extend the same
  * block. A deposed leader that still holds an old head cannot append: its insert names a
  * height or a parent another block already has, and the database refuses it.

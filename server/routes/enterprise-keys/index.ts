@@ -41,7 +41,7 @@ export default async function enterpriseKeyRoutes(app: FastifyInstance) {
 
   let purgeTimer: ReturnType<typeof setInterval> | undefined;
   app.addHook('onReady', async () => {
-    if (app.env.role === 'serve') return; // no timers on an API replica (issue 21)
+    if (app.env.role === 'serve') return; // no timers on an API replica
     await purgeExpiredKeys(db).catch((error: unknown) => app.log.error({ err: error }, 'erasing keys past their last download window failed'));
     purgeTimer = setInterval(() => void purgeExpiredKeys(db).catch((error: unknown) => app.log.error({ err: error }, 'erasing keys failed')), PURGE_EVERY_MS);
     purgeTimer.unref?.();

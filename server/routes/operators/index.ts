@@ -162,7 +162,7 @@ export default async function operatorRoutes(app: FastifyInstance) {
     return { data: null };
   });
 
-  // Background jobs (issue 21): state, attempts and last error, newest first.
+  // Background jobs: state, attempts and last error, newest first.
   app.get<{ Querystring: { limit?: number } }>(
     '/api/v1/operator/jobs',
     { schema: { querystring: { type: 'object', properties: { limit: { type: 'integer', minimum: 1, maximum: 500 } } } } },

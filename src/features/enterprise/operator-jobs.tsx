@@ -20,7 +20,7 @@ const JOB_STATES: Record<OperatorJobDto['state'], { label: MessageDescriptor; co
   cancelled: { label: msg`Cancelled`, color: 'gray' },
 };
 
-/** The background jobs (issue 21): what runs or ran, how often it was tried and why it last failed. */
+/** The background jobs: what runs or ran, how often it was tried and why it last failed. */
 export function OperatorJobs() {
   const { t, i18n } = useLingui();
   const { data, reload } = useLoaded(() => fetchOperatorJobs(), []);
