@@ -28,7 +28,7 @@ function Field({ label, children, testId }: { label: string; children: ReactNode
 /** The changed paths against the first parent, with line counts, as the reader computed them. */
 function ChangedPaths({ changes, hasParent }: { changes: CommitChanges | null; hasParent: boolean }) {
   const { t } = useLingui();
-  const status = { A: t`Added`, D: t`Deleted`, M: t`Modified` } as const;
+  const status = { A: t({ message: 'Added', context: 'file change' }), D: t`Deleted`, M: t`Modified` } as const;
   const color = { A: 'green', D: 'red', M: 'blue' } as const;
   return (
     <Card withBorder radius="md" padding="lg" data-testid="commit-changes">
@@ -55,7 +55,7 @@ function ChangedPaths({ changes, hasParent }: { changes: CommitChanges | null; h
                 <Table.Thead>
                   <Table.Tr>
                     <Table.Th>{t`File`}</Table.Th>
-                    <Table.Th>{t`Change`}</Table.Th>
+                    <Table.Th>{t({ message: 'Change', context: 'file change' })}</Table.Th>
                     <Table.Th ta="right">{t`Lines`}</Table.Th>
                     <Table.Th>SHA-256</Table.Th>
                   </Table.Tr>
