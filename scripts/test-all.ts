@@ -14,6 +14,12 @@ const lanes: Record<string, string[]> = {
   checks: ['typecheck', 'lint', 'test:unit', 'test:pg', 'test:crash', 'bench -- --quick'],
   browser: ['test:e2e', 'bench:ledger-browser'],
 };
+/**
+ * The unit and server suites run on the embedded SQLite database; `test:pg` runs the server
+ * suite again on the PostgreSQL of TEST_DATABASE_URL. Without this, CI (which exports that
+ * variable for test:pg) ran both on PostgreSQL and never tested the embedded default.
+ */
+const withoutPostgres = new Set(['test:unit']);
 const only = process.argv.slice(2);
 
 type Step = { lane: string; script: string; seconds: number; code: number };
@@ -22,7 +28,9 @@ function runStep(lane: string, script: string): Promise<Step> {
   const started = Date.now();
   const [name, ...rest] = script.split(' ');
   return new Promise((resolve) => {
-    const child = spawn('npm', ['run', '--silent', name!, ...rest], { stdio: ['ignore', 'pipe', 'pipe'], env: process.env });
+    const env = { ...process.env };
+    if (withoutPostgres.has(script)) delete env.TEST_DATABASE_URL;
+    const child = spawn('npm', ['run', '--silent', name!, ...rest], { stdio: ['ignore', 'pipe', 'pipe'], env });
     const tag = `[${lane}] `;
     for (const stream of [child.stdout, child.stderr]) {
       readline.createInterface({ input: stream }).on('line', (line) => process.stdout.write(`${tag}${line}\n`));
