@@ -36,6 +36,7 @@ export interface JobQueue {
 }
 
 const DEFAULTS: JobOptions = { retryLimit: 5, retryDelaySeconds: 2 };
+const HEARTBEAT_SECONDS = 10;
 const MAX_DELAY_SECONDS = 300;
 
 function messageOf(error: unknown): string {
@@ -166,7 +167,7 @@ export class PgBossQueue implements JobQueue {
     this.schema = jobsSchemaOf(databaseUrl);
     this.log = log;
     // An API replica neither supervises (maintenance) nor schedules: it sends and lists.
-    this.boss = new PgBoss({ connectionString: databaseUrl, schema: this.schema, max: 4, supervise: options.isWorking, schedule: false, application_name: 'provena-jobs' });
+    this.boss = new PgBoss({ connectionString: databaseUrl, schema: this.schema, max: 4, supervise: options.isWorking, schedule: false, application_name: 'provena-jobs', superviseIntervalSeconds: 5, monitorIntervalSeconds: 5 });
     this.boss.on('error', (error: unknown) => this.log.warn({ err: error }, 'job queue error'));
   }
 
@@ -180,7 +181,11 @@ export class PgBossQueue implements JobQueue {
     for (const [name, { handler, options: o }] of this.handlers) {
       const existing = await this.boss.getQueue(name);
       // stately: at most one waiting and one running per name, across every worker.
-      if (!existing) await this.boss.createQueue(name, { policy: 'stately', retryLimit: o.retryLimit, retryDelay: o.retryDelaySeconds, retryBackoff: true, retryDelayMax: MAX_DELAY_SECONDS, expireInSeconds: 30 * 60 });
+      // A worker killed mid-job (SIGKILL, a lost machine) stops its heartbeats (work() refreshes
+      // them every HEARTBEAT_SECONDS / 2): the supervisor fails and retries the job within
+      // seconds. Without them the job stays active until it expires (30 min), and the stately
+      // policy lets no other job of that name run meanwhile: no certificate after a failover.
+      if (!existing) await this.boss.createQueue(name, { policy: 'stately', retryLimit: o.retryLimit, retryDelay: o.retryDelaySeconds, retryBackoff: true, retryDelayMax: MAX_DELAY_SECONDS, expireInSeconds: 30 * 60, heartbeatSeconds: HEARTBEAT_SECONDS });
       if (options.isWorking) {
         await this.boss.work<Record<string, unknown>>(name, { pollingIntervalSeconds: 1, batchSize: 1 }, async (jobs) => {
           for (const job of jobs) await handler(job.data ?? {});

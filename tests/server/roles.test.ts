@@ -172,7 +172,7 @@ describe.skipIf(!pgUrl)('roles on PostgreSQL (provena serve + provena work)', ()
     }
   });
 
-  it('2 API replicas + 2 workers: registrations through both APIs, the leader worker SIGKILLed, the standby takes over within 10 s, no height twice, ledger-verify passes', { timeout: 600_000 }, async () => {
+  it('2 API replicas + 2 workers: registrations through both APIs, the leader worker SIGKILLed, the standby takes over within 10 s, no height twice, ledger-verify passes', { timeout: 900_000 }, async () => {
     const ports = [await freePort(), await freePort()];
     const apis = ports.map((port, i) => start(`serve-${i}`, 'serve', { PORT: String(port) }));
     const workers = [start('work-0', 'work'), start('work-1', 'work')];
@@ -196,7 +196,7 @@ describe.skipIf(!pgUrl)('roles on PostgreSQL (provena serve + provena work)', ()
     await until('the first registrations sealed', async () => {
       const [r] = await query<{ n: string }>('select count(*) as n from ledger_entries where leaf_index is null');
       return Number(r!.n) === 0;
-    });
+    }, 180_000);
 
     // Registrations keep coming while the leader dies.
     const during = (async () => {
@@ -211,7 +211,7 @@ describe.skipIf(!pgUrl)('roles on PostgreSQL (provena serve + provena work)', ()
     await until('every registration sealed by the new leader', async () => {
       const [r] = await query<{ n: string }>('select count(*) as n from ledger_entries where leaf_index is null');
       return Number(r!.n) === 0;
-    });
+    }, 180_000);
     // Every acknowledged registration is in the ledger, in a block.
     const sealed = await query<{ dna: string }>('select dna from ledger_entries where leaf_index is not null and dna = any($1)', [acknowledged]);
     expect(sealed.length).toBe(acknowledged.length);
@@ -220,7 +220,7 @@ describe.skipIf(!pgUrl)('roles on PostgreSQL (provena serve + provena work)', ()
     await until('every certificate rendered', async () => {
       const [r] = await query<{ n: string }>('select count(*) as n from proofs where status < 5');
       return Number(r!.n) === 0;
-    }, 120_000);
+    }, 300_000);
     const jobs = await query<{ name: string; state: string }>(`select name, state from ${schema}_jobs.job where name = 'proofs.render'`);
     expect(jobs.some((j) => j.state === 'completed')).toBe(true);
 
