@@ -17,7 +17,7 @@ export default defineConfig({
   fullyParallel: false,
   workers: 1,
   retries: process.env.CI ? 1 : 0,
-  // In CI the server suites run beside this one (scripts/test-all.ts) and share its CPUs.
+  // CI machines are small and shared; the margin keeps slow screenshot walks from failing on time alone.
   timeout: process.env.CI ? 120_000 : 60_000,
   reporter: process.env.CI ? [['list']] : [['list']],
   use: {
