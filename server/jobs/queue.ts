@@ -185,7 +185,11 @@ export class PgBossQueue implements JobQueue {
       // them every HEARTBEAT_SECONDS / 2): the supervisor fails and retries the job within
       // seconds. Without them the job stays active until it expires (30 min), and the stately
       // policy lets no other job of that name run meanwhile: no certificate after a failover.
-      if (!existing) await this.boss.createQueue(name, { policy: 'stately', retryLimit: o.retryLimit, retryDelay: o.retryDelaySeconds, retryBackoff: true, retryDelayMax: MAX_DELAY_SECONDS, expireInSeconds: 30 * 60, heartbeatSeconds: HEARTBEAT_SECONDS });
+      // createQueue sets the options only when it creates the queue: a database made by an
+      // older release keeps the old ones (no heartbeats, say) unless they are written again.
+      const queueOptions = { retryLimit: o.retryLimit, retryDelay: o.retryDelaySeconds, retryBackoff: true, retryDelayMax: MAX_DELAY_SECONDS, expireInSeconds: 30 * 60, heartbeatSeconds: HEARTBEAT_SECONDS };
+      if (!existing) await this.boss.createQueue(name, { policy: 'stately', ...queueOptions });
+      else await this.boss.updateQueue(name, queueOptions);
       if (options.isWorking) {
         await this.boss.work<Record<string, unknown>>(name, { pollingIntervalSeconds: 1, batchSize: 1 }, async (jobs) => {
           for (const job of jobs) await handler(job.data ?? {});

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { InProcessQueue, jobsSchemaOf } from '../../server/jobs/queue.ts';
+import { PgBoss } from 'pg-boss';
+import { InProcessQueue, PgBossQueue, jobsSchemaOf } from '../../server/jobs/queue.ts';
 import { Leadership } from '../../server/jobs/leader.ts';
 import { startHarness, type Harness } from './harness.ts';
 import { operatorCookie } from './credit-helpers.ts';
@@ -83,6 +84,27 @@ describe('the in-process job runner (embedded default)', () => {
     expect(l.isLeader).toBe(true);
     await l.stop();
     expect(events).toEqual(['gained', 'lost']);
+  });
+});
+
+const pgUrl = process.env.TEST_DATABASE_URL;
+
+describe.skipIf(!pgUrl)('pg-boss queues (PostgreSQL)', () => {
+  it('a queue created by an older release gets the current options (heartbeats, backoff) on start', { timeout: 60_000 }, async () => {
+    const schema = `t_${randomBytes(4).toString('hex')}`;
+    const url = `${pgUrl}${pgUrl!.includes('?') ? '&' : '?'}options=${encodeURIComponent(`-c search_path=${schema}`)}`;
+    // What an older release left behind: the queue without heartbeats or backoff.
+    const old = new PgBoss({ connectionString: url, schema: jobsSchemaOf(url), supervise: false, schedule: false });
+    await old.start();
+    await old.createQueue('proofs.render', { policy: 'stately', retryLimit: 1 });
+    expect((await old.getQueue('proofs.render'))?.heartbeatSeconds ?? null).toBeNull();
+    const q = new PgBossQueue(url, quiet, { isWorking: false });
+    q.define('proofs.render', async () => {});
+    await q.start({ isWorking: false });
+    const now = await old.getQueue('proofs.render');
+    expect(now).toMatchObject({ policy: 'stately', heartbeatSeconds: 10, retryLimit: 5, retryBackoff: true });
+    await q.stop();
+    await old.stop({ graceful: false });
   });
 });
 
