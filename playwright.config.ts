@@ -14,6 +14,8 @@ const launchOptions = { executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/c
 
 export default defineConfig({
   testDir: 'tests/e2e',
+  // scripts/e2e-lanes.ts runs two of these side by side, each with its own output folder.
+  outputDir: process.env.E2E_OUTPUT_DIR ?? 'test-results',
   fullyParallel: false,
   workers: 1,
   retries: process.env.CI ? 1 : 0,
