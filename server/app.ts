@@ -38,6 +38,7 @@ import openApiRoutes from './routes/open-api/index.ts';
 import partnerRoutes from './routes/partners/index.ts';
 import gptRoutes from './routes/gpt/index.ts';
 import { jobsPlugin, rolesStart } from './jobs/plugin.ts';
+import cleanupPlugin from './plugins/cleanup.ts';
 
 export type AppOptions = { db: Db; config: DeploymentConfig; env: Env };
 
@@ -60,6 +61,7 @@ export default async function app(fastify: FastifyInstance, opts: AppOptions) {
   await fastify.register(securityPlugin, { env: opts.env, config: opts.config });
   await fastify.register(servicesPlugin, opts);
   await fastify.register(jobsPlugin);
+  await fastify.register(cleanupPlugin);
   await fastify.register(ledgerPlugin);
   await fastify.register(configRoutes);
   await fastify.register(userRoutes);

@@ -113,32 +113,22 @@ export function evmAnchorer(opts: { rpcUrl: string; privateKey: string; rpcTimeo
  * running (a slow or hanging node) does nothing, and every RPC call has a timeout.
  */
 export class CheckpointAnchoring {
-  private timer: ReturnType<typeof setInterval> | undefined;
   private running: Promise<void> | null = null;
   private readonly listeners: (() => void)[] = [];
 
   private readonly db: Db;
   readonly anchorer: Anchorer;
   private readonly current: () => Promise<{ height: number; treeSize: number; note: string } | null>;
-  private readonly intervalMs: number;
   private readonly log: Logger;
 
-  constructor(db: Db, anchorer: Anchorer, current: () => Promise<{ height: number; treeSize: number; note: string } | null>, intervalMs: number, log: Logger) {
+  constructor(db: Db, anchorer: Anchorer, current: () => Promise<{ height: number; treeSize: number; note: string } | null>, log: Logger) {
     this.db = db;
     this.anchorer = anchorer;
     this.current = current;
-    this.intervalMs = intervalMs;
     this.log = log;
   }
 
-  start(): void {
-    this.timer = setInterval(() => void this.tick(), this.intervalMs);
-    this.timer.unref?.();
-  }
-
   async stop(): Promise<void> {
-    clearInterval(this.timer);
-    this.timer = undefined;
     await this.running?.catch(() => undefined);
   }
 
@@ -146,7 +136,26 @@ export class CheckpointAnchoring {
     this.listeners.push(listener);
   }
 
-  /** One anchoring round now (the timer calls it; tests call it directly). Never throws. */
+  /**
+   * One anchoring round as a job: like `tick`, but a failure is thrown, so the queue records
+   * it and retries with backoff (the next scheduled run tries again in any case).
+   */
+  async run(): Promise<void> {
+    if (this.running) return this.running;
+    let failure: unknown = null;
+    this.running = this.anchorNewest()
+      .catch((error: unknown) => {
+        failure = error;
+        this.log.warn({ err: error }, 'checkpoint anchoring failed; the job is retried');
+      })
+      .finally(() => {
+        this.running = null;
+      });
+    await this.running;
+    if (failure) throw failure;
+  }
+
+  /** One anchoring round now (tests call it directly). Never throws. */
   tick(): Promise<void> {
     if (this.running) return this.running;
     this.running = this.anchorNewest()

@@ -3,6 +3,7 @@ import { Ledger, type InTransaction, type InTransactionMany, type RegisterInput,
 import { readLedgerConfig, type LedgerConfig } from './config.ts';
 import { ProofJobs } from '../proofs/jobs.ts';
 import { CheckpointAnchoring, evmAnchorer } from './anchor.ts';
+import { scheduleJob } from '../jobs/schedule.ts';
 import { CheckpointStore } from './checkpoints.ts';
 import { Witnessing } from './witnessing.ts';
 import { driverFor } from '../storage/file-store.ts';
@@ -41,7 +42,7 @@ export default fp<LedgerPluginOptions>(async function ledgerPlugin(app, opts) {
   const checkpoints = new CheckpointStore(driverFor(app.env.storage), checkpointOrigin(config.publicUrl));
   const ledger = new Ledger(app.db, config, app.log, checkpoints);
   const anchoring = config.anchor
-    ? new CheckpointAnchoring(app.db, evmAnchorer({ ...config.anchor, receiptTimeoutMs: Math.max(config.anchor.rpcTimeoutMs, config.anchor.intervalMs) }), () => ledger.currentCheckpoint(), config.anchor.intervalMs, app.log)
+    ? new CheckpointAnchoring(app.db, evmAnchorer({ ...config.anchor, receiptTimeoutMs: Math.max(config.anchor.rpcTimeoutMs, config.anchor.intervalMs) }), () => ledger.currentCheckpoint(), app.log)
     : null;
   const proofs = new ProofJobs(app.db, ledger, app.log, anchoring);
   // Certificates are a job (any worker takes it; at most one pass runs at a time across them):
@@ -76,9 +77,11 @@ export default fp<LedgerPluginOptions>(async function ledgerPlugin(app, opts) {
     follower.unref();
   });
   if (isSealingOn) {
+    // Anchoring is a job the leader asks for once per ANCHOR_INTERVAL: retried with backoff,
+    // visible to operators, and never in the sealer's way.
+    if (anchoring) scheduleJob(app, 'ledger.anchor', { everyMs: config.anchor!.intervalMs }, () => anchoring.run(), { retryLimit: 3, retryDelaySeconds: 30 });
     app.leadership.onGained(async () => {
       await ledger.startSealing();
-      anchoring?.start();
       // Certificates that failed in an earlier run (a missing font, say) are retried when a leader starts.
       await app.db.updateTable('proofs').set({ error: null }).where('error', 'is not', null).execute();
       renderSoon();

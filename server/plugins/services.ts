@@ -46,25 +46,6 @@ export default fp<ServicesOptions>(async function servicesPlugin(app, opts) {
   app.decorate('sessions', sessions);
   app.decorateRequest('session', null);
 
-  // Expired sessions, spent codes and stale counters are swept hourly (and at boot).
-  const sweep = async () => {
-    const now = Date.now();
-    try {
-      await sessions.purgeExpired();
-      await opts.db.deleteFrom('sms_codes').where('expires_at', '<', now - 24 * 60 * 60 * 1000).execute();
-      await opts.db.deleteFrom('rate_limits').where('window_start', '<', now - 24 * 60 * 60 * 1000).execute();
-    } catch (error) {
-      app.log.warn({ err: error }, 'sweep failed');
-    }
-  };
-  // Cleanup is not an API replica's business: `provena serve` runs no timers.
-  if (opts.env.role !== 'serve') {
-    const sweeper = setInterval(() => void sweep(), 60 * 60 * 1000);
-    sweeper.unref();
-    app.addHook('onReady', sweep);
-    app.addHook('onClose', async () => clearInterval(sweeper));
-  }
-
   app.addHook('onRequest', async (request) => {
     const token = request.cookies[SESSION_COOKIE];
     if (token) request.session = await sessions.find(token);

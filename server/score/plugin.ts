@@ -1,4 +1,5 @@
 import fp from 'fastify-plugin';
+import { scheduleJob } from '../jobs/schedule.ts';
 import type { Db } from '../db/database.ts';
 import { scoreService, type ScoreService } from './service.ts';
 import scoreRoutes from './routes.ts';
@@ -45,21 +46,7 @@ export default fp<ScorePluginOptions>(async function scorePlugin(app, opts) {
   if (opts.recomputeMinutes > 0 && app.hasDecorator('jobs') && app.hasDecorator('leadership')) {
     // In the platform: the recompute is a job a worker runs, never an API replica's
     // event loop; the leader asks for it shortly after it starts leading, then every recomputeMinutes.
-    app.jobs.define('score.recompute', async () => void (await score.recompute()), { retryLimit: 3, retryDelaySeconds: 30 });
-    let timer: NodeJS.Timeout | null = null;
-    const ask = () => void app.jobs.send('score.recompute').catch((error: unknown) => app.log.warn({ err: error }, 'could not queue the score recompute'));
-    app.leadership.onGained(async () => {
-      timer = setTimeout(function tick() {
-        ask();
-        timer = setTimeout(tick, opts.recomputeMinutes * 60_000);
-        timer.unref();
-      }, 3_000);
-      timer.unref();
-    });
-    app.leadership.onLost(async () => {
-      if (timer) clearTimeout(timer);
-      timer = null;
-    });
+    scheduleJob(app, 'score.recompute', { everyMs: opts.recomputeMinutes * 60_000, firstAfterMs: 3_000 }, async () => void (await score.recompute()), { retryLimit: 3, retryDelaySeconds: 30 });
   } else if (opts.recomputeMinutes > 0) {
     let timer: NodeJS.Timeout | null = null;
     let isClosing = false;

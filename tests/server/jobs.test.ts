@@ -139,4 +139,27 @@ describe('jobs in the platform', () => {
     expect(data.items.some((j) => j.name === 'proofs.render' && j.state === 'completed' && j.attempts === 1)).toBe(true);
     expect((await h.request({ method: 'GET', url: '/api/v1/operator/jobs?limit=0', cookie })).statusCode).toBe(400);
   });
+
+  it('housekeeping is a scheduled job: the leader asks for it after it starts leading, and it sweeps expired sessions and spent codes', { timeout: 60_000 }, async () => {
+    // Asked for by the leader's schedule, about 5 s after it started leading.
+    let scheduled = false;
+    for (let i = 0; i < 200 && !scheduled; i++) {
+      scheduled = (await h.app.jobs.list()).some((j) => j.name === 'cleanup.sessions' && j.state === 'completed');
+      if (!scheduled) await sleep(100);
+    }
+    expect(scheduled).toBe(true);
+    const cookie = await h.register('13700009911');
+    const token = decodeURIComponent(/=([^;]+)/.exec(cookie)![1]!);
+    const long = Date.now() - 2 * 24 * 60 * 60 * 1000;
+    await h.app.db.updateTable('sessions').set({ expires_at: Date.now() - 1000 }).execute();
+    await h.app.db.updateTable('sms_codes').set({ expires_at: long }).execute();
+    const before = Number((await h.app.db.selectFrom('sessions').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n);
+    expect(before).toBeGreaterThan(0);
+    expect(await h.app.sessions.find(token)).toBeNull(); // expired: refused already, kept until swept
+    const runs = (await h.app.jobs.list()).filter((j) => j.name === 'cleanup.sessions').length;
+    await h.app.jobs.send('cleanup.sessions');
+    for (let i = 0; i < 100 && (await h.app.jobs.list()).filter((j) => j.name === 'cleanup.sessions' && j.state === 'completed').length <= runs; i++) await sleep(50);
+    expect(Number((await h.app.db.selectFrom('sessions').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n)).toBe(0);
+    expect(Number((await h.app.db.selectFrom('sms_codes').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n)).toBe(0);
+  });
 });

@@ -179,7 +179,7 @@ describe('checkpoint anchoring', () => {
 });
 
 describe('a node that hangs', () => {
-  it('never blocks sealing or checkpoints; the anchoring attempt times out and gives up until the next interval', async () => {
+  it('never blocks sealing or checkpoints; the anchoring attempt times out and gives up until the next interval', { timeout: 60_000 }, async () => {
     const sockets: net.Socket[] = [];
     const hang = net.createServer((s) => void sockets.push(s)); // accepts, never answers
     await new Promise<void>((r) => hang.listen(0, '127.0.0.1', () => r()));
@@ -205,6 +205,15 @@ describe('a node that hangs', () => {
       expect(cp.body).toContain(`\n${block!.tree_size}\n`);
       await tick; // timed out and retried, then gave up without throwing
       expect(await stuck.app.db.selectFrom('ledger_checkpoint_anchors').selectAll().execute()).toHaveLength(0);
+      // As the job the leader schedules, the same failure is recorded for operators and retried.
+      await stuck.app.jobs.send('ledger.anchor');
+      let job: { state: string; attempts: number; last_error: string | null } | undefined;
+      for (let i = 0; i < 300 && !(job && job.state === 'retry'); i++) {
+        job = (await stuck.app.jobs.list()).find((j) => j.name === 'ledger.anchor');
+        if (job?.state !== 'retry') await new Promise((r) => setTimeout(r, 50));
+      }
+      expect(job).toMatchObject({ state: 'retry', attempts: 1 });
+      expect(job!.last_error).toBeTruthy();
     } finally {
       await stuck.close();
       for (const s of sockets) s.destroy();

@@ -9,6 +9,8 @@ import { fetchOperatorJobs } from './enterprise-api.ts';
 const JOB_NAMES: Record<string, MessageDescriptor> = {
   'proofs.render': msg`Certificate rendering`,
   'score.recompute': msg`Score recompute`,
+  'ledger.anchor': msg`Checkpoint anchoring`,
+  'cleanup.sessions': msg`Expired sessions and codes cleanup`,
 };
 
 const JOB_STATES: Record<OperatorJobDto['state'], { label: MessageDescriptor; color: string }> = {
