@@ -11,7 +11,7 @@ import readline from 'node:readline';
  * failure, the run fails when either does, and a summary prints every step's time.
  */
 const lanes: Record<string, string[]> = {
-  checks: ['typecheck', 'lint', 'test:unit', 'test:pg', 'test:crash', 'bench -- --quick'],
+  checks: ['typecheck', 'lint', 'test:unit', 'test:pg', 'test:crash', 'bench -- --quick', 'bench:chaos -- --quick'],
   browser: ['test:e2e:lanes', 'bench:ledger-browser'],
 };
 /**
