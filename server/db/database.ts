@@ -29,6 +29,7 @@ import { applications } from './migrations/0025-applications.ts';
 import { gpt } from './migrations/0026-gpt.ts';
 import { repoRefs } from './migrations/0028-repo-refs.ts';
 import { sealerFencing } from './migrations/0030-sealer-fencing.ts';
+import { scorePlatformCode } from './migrations/0035-score-platform-code.ts';
 
 export type Db = Kysely<Database>;
 
@@ -57,6 +58,7 @@ export function migrations(dialect: Dialect): Record<string, Migration> {
     '0026-gpt': gpt(dialect),
     '0028-repo-refs': repoRefs(dialect),
     '0030-sealer-fencing': sealerFencing(),
+    '0035-score-platform-code': scorePlatformCode(),
   };
 }
 

@@ -14,8 +14,8 @@ export type ScoreEnterprisesTable = {
   created_at: number;
   updated_at: number;
 };
-export type ScoreRepositoriesTable = { id: Generated<number>; score_enterprise_id: number; name: string; created_at: number; is_demo: Generated<number> };
-export type ScoreDevelopersTable = { id: Generated<number>; name: string; is_demo: Generated<number> };
+export type ScoreRepositoriesTable = { id: Generated<number>; score_enterprise_id: number; name: string; created_at: number; is_demo: Generated<number>; /** the platform's repo project it stands for (migration 0035) */ project_id: Generated<number | null> };
+export type ScoreDevelopersTable = { id: Generated<number>; name: string; is_demo: Generated<number>; /** a platform commit author, by the SHA-256 of the e-mail (migration 0035) */ email_sha256: Generated<string | null> };
 export type ScoreContributionsTable = { id: Generated<number>; repository_id: number; developer_id: number; from_at: number; to_at: number; commits: number };
 export type ScoreAssetsTable = { id: Generated<number>; score_enterprise_id: number; kind: string; registered_at: number };
 export type ScoreSeriesTable = { score_enterprise_id: number; first_week: number; last_week: number; points: string; capital: number; computed_at: number };
@@ -34,7 +34,7 @@ export type ScoreTables = {
 };
 
 /** The score service's view of the database: its own tables plus the platform tables it reads. */
-export type ScoreDatabase = ScoreTables & Pick<Database, 'enterprises' | 'ledger_entries'>;
+export type ScoreDatabase = ScoreTables & Pick<Database, 'enterprises' | 'ledger_entries' | 'repo_projects' | 'repo_commits'>;
 export type ScoreDb = Kysely<ScoreDatabase>;
 
 /** The same connection, typed for the score tables (kept out of the shared schema.ts to avoid churn there). */

@@ -1,3 +1,4 @@
+import { syncPlatformCode } from './platform-code.ts';
 import { gzipSync } from 'node:zlib';
 import type { FastifyBaseLogger } from 'fastify';
 import { eachWeekAnalysis, firstWeek, scorePoints, type EnterpriseHistory, type WeekAnalysis } from '../../core/score/enterprise-score.ts';
@@ -38,6 +39,7 @@ export function scoreService(rawDb: Db, dialect: Dialect, log?: FastifyBaseLogge
   async function runRecompute(opts: { now?: number; full?: boolean }): Promise<RecomputeStats> {
     const started = performance.now();
     await syncPlatformEnterprises(db);
+    await syncPlatformCode(db);
     const currentWeek = weekOf(opts.now ?? Date.now());
     const stored = new Map((await db.selectFrom('score_series').select(['score_enterprise_id', 'first_week', 'last_week', 'points']).execute()).map((r) => [r.score_enterprise_id, r]));
     // Enterprises with a stored series only need recent contributions; the others their whole history.
