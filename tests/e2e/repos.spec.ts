@@ -77,6 +77,7 @@ test('a repository folder registered in the browser, then the CLI pushes only th
   await page.getByTestId('repo-folder-input').setInputFiles(dir);
   await expect(page.getByTestId('repo-registered')).toContainText('4');
 
+
   // Branches and tags as pushed; a tag filters the list to its history, so does a commit-id prefix.
   git(dir, ['tag', 'v1', third]);
   await page.getByTestId('repo-folder-input').setInputFiles(dir);
@@ -125,6 +126,49 @@ test('a repository folder registered in the browser, then the CLI pushes only th
   await page.goto(`/dashboard/repos/detail/${projectId}/${fourth}`);
   await expect(page.getByTestId('commit-orphaned')).toBeVisible();
   await expect(page.getByTestId('commit-proof')).toBeEnabled({ timeout: 90_000 });
+
+  await page.goto(`/dashboard/repos/detail/${projectId}`);
+  // Where the browser has the File System Access API (Chromium does), the pick button lists only
+  // .git. The picked folder here is a real directory handle of the origin-private file system
+  // holding a copy of the repository and a working-tree file that must never be read.
+  const fifth = commit(dir, { 'src/refund.ts': 'export function refund() {}\n' }, 'refund');
+  const gitFiles: [string, string][] = [];
+  const walk = (at: string) => {
+    for (const entry of fs.readdirSync(path.join(dir, at), { withFileTypes: true })) {
+      const rel = path.posix.join(at, entry.name);
+      if (entry.isDirectory()) walk(rel);
+      else gitFiles.push([rel, fs.readFileSync(path.join(dir, rel)).toString('base64')]);
+    }
+  };
+  walk('.git');
+  await page.evaluate(async (files) => {
+    const opfs = await navigator.storage.getDirectory();
+    await opfs.removeEntry('picked-repo', { recursive: true }).catch(() => undefined);
+    const root = await opfs.getDirectoryHandle('picked-repo', { create: true });
+    for (const [name, base64] of [...files, ['node_modules/never-read.bin', btoa('working tree')] as [string, string]]) {
+      const parts = name.split('/');
+      let folder = root;
+      for (const part of parts.slice(0, -1)) folder = await folder.getDirectoryHandle(part, { create: true });
+      const writable = await (await folder.getFileHandle(parts.at(-1)!, { create: true })).createWritable();
+      await writable.write(Uint8Array.from(atob(base64), (c) => c.charCodeAt(0)));
+      await writable.close();
+    }
+    const read: string[] = [];
+    (window as unknown as { pickedReads: string[] }).pickedReads = read;
+    (window as unknown as { showDirectoryPicker: () => Promise<FileSystemDirectoryHandle> }).showDirectoryPicker = async () => root;
+    // Which files were opened: File objects are made by getFile().
+    const original = FileSystemFileHandle.prototype.getFile;
+    FileSystemFileHandle.prototype.getFile = function (this: FileSystemFileHandle) {
+      read.push(this.name);
+      return original.call(this);
+    };
+  }, gitFiles);
+  await page.getByTestId('repo-pick').click();
+  await expect(page.getByTestId('repo-registered')).toContainText('1');
+  await expect(page.getByTestId(`commit-${fifth}`)).toBeVisible();
+  const reads = await page.evaluate(() => (window as unknown as { pickedReads: string[] }).pickedReads);
+  expect(reads).toContain('HEAD');
+  expect(reads).not.toContain('never-read.bin');
 
   // Screens in the three languages at desktop, middle and mobile widths.
   const screens = [

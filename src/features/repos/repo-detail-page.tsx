@@ -17,6 +17,7 @@ import { computeCommitRecords, type PickedFile } from '../../../workers/repos/re
 import { COMMIT_PREFIX_PATTERN, type RepoCommitDto, type RepoProjectDto, type RepoRefsDto } from '../../../core/repos.ts';
 import { createToken, downloadCommitProof, fetchCommits, fetchKnownCommits, fetchRefs, fetchRepo, fetchTokens, pushRecords, putRefs, revokeToken } from './repos-api.ts';
 import { commitPath, REPOS_PATH } from './repos-labels.ts';
+import { canPickDirectory, pickRepositoryDirectory } from './pick-repository.ts';
 
 type Stage =
   | { kind: 'idle' }
@@ -40,11 +41,23 @@ function RegisterFromFolder({ project, onRegistered }: { project: RepoProjectDto
       const path = file.webkitRelativePath || file.name;
       if (/(^|\/)\.git(\/|$)/.test(path) || /^[^/]+\/(HEAD|objects\/|refs\/|packed-refs|config)/.test(path)) files.push({ path, file });
     }
+    await register(async () => files);
+  }
+
+  /** With the File System Access API: only `.git` is listed, never the working tree. */
+  async function onPickDirectory() {
+    await register((signal) => pickRepositoryDirectory(signal));
+  }
+
+  async function register(pick: (signal: AbortSignal) => Promise<PickedFile[] | null>) {
     const controller = new AbortController();
     abort.current = controller;
-    const started = performance.now();
-    setStage({ kind: 'reading', done: 0, total: 0, mbPerSecond: 0, secondsLeft: null });
+    let started = performance.now();
     try {
+      const files = await pick(controller.signal);
+      if (files === null) return;
+      started = performance.now();
+      setStage({ kind: 'reading', done: 0, total: 0, mbPerSecond: 0, secondsLeft: null });
       const known = await fetchKnownCommits(project.project_id, controller.signal);
       const result = await computeCommitRecords(
         files,
@@ -148,7 +161,7 @@ function RegisterFromFolder({ project, onRegistered }: { project: RepoProjectDto
           </Alert>
         )}
         <Group>
-          <Button leftSection={<IconFolderOpen size={16} />} onClick={() => input.current?.click()} disabled={isBusy || !project.can_manage} data-testid="repo-pick">
+          <Button leftSection={<IconFolderOpen size={16} />} onClick={() => (canPickDirectory() ? void onPickDirectory() : input.current?.click())} disabled={isBusy || !project.can_manage} data-testid="repo-pick">
             <Trans>Choose the repository folder</Trans>
           </Button>
         </Group>
