@@ -31,6 +31,7 @@ import { parseArgs } from 'node:util';
 import pg from 'pg';
 import S3rver from 's3rver';
 import { registeringMember, registrationFreeConfig } from '../scripts/registering-member.ts';
+import { freePort } from '../scripts/local-servers.ts';
 
 const { values } = parseArgs({ options: { quick: { type: 'boolean', default: false }, seconds: { type: 'string' }, concurrency: { type: 'string' } } });
 const isQuick = values.quick!;
@@ -67,13 +68,6 @@ async function sql<R extends pg.QueryResultRow>(text: string, params: unknown[] 
   }
 }
 
-async function freePort(): Promise<number> {
-  const server = net.createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const port = (server.address() as net.AddressInfo).port;
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
 
 type Proc = { name: string; child: ChildProcess; output: () => string; args: string[]; env: Record<string, string> };
 
@@ -257,7 +251,7 @@ async function runLoad(base: string, cookie: string, seconds: number, acks: Acks
       if (!sample) return ops.register();
       const form = new FormData();
       form.append('hash', `0x${acks.hashes.get(sample.dna)}`);
-      form.append('file', new Blob([sample.pdf], { type: 'application/pdf' }), 'proof.pdf');
+      form.append('file', new Blob([new Uint8Array(sample.pdf)], { type: 'application/pdf' }), 'proof.pdf');
       const res = await fetch(`${base}/verify-api/v1/public/zkp-proof-verify`, { method: 'PUT', body: form });
       const text = await res.text();
       if (res.status !== 200 || (JSON.parse(text) as { data: { asset_dna: string } }).data.asset_dna !== sample.dna) throw new Error(`verify ${res.status} ${text.slice(0, 60)}`);

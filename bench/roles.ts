@@ -11,11 +11,11 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import net from 'node:net';
 import { randomBytes } from 'node:crypto';
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { parseArgs } from 'node:util';
 import pg from 'pg';
+import { freePort } from '../scripts/local-servers.ts';
 
 const { values } = parseArgs({ options: { enterprises: { type: 'string', default: '20000' } } });
 const baseUrl = process.env.BENCH_DATABASE_URL;
@@ -42,13 +42,6 @@ async function sql<R extends pg.QueryResultRow>(text: string, connection = datab
   }
 }
 
-async function freePort(): Promise<number> {
-  const server = net.createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const port = (server.address() as net.AddressInfo).port;
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
 
 function start(args: string[], extra: Record<string, string>): { child: ChildProcess; output: () => string } {
   const child = spawn(process.execPath, args, {

@@ -10,11 +10,11 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import net from 'node:net';
 import { createHash } from 'node:crypto';
 import { openDatabase } from '../../server/db/database.ts';
 import { auditLedger } from '../../server/ledger/audit.ts';
 import { registeringMember, registrationFreeConfig, type Member } from '../../scripts/registering-member.ts';
+import { freePort } from '../../scripts/local-servers.ts';
 
 const rounds = Number(process.argv[2] ?? 8);
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'provena-crash-'));
@@ -36,14 +36,6 @@ if (process.env.DATABASE_URL) {
   databaseUrl = url.toString();
 }
 
-async function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const s = net.createServer().listen(0, '127.0.0.1', () => {
-      const port = (s.address() as net.AddressInfo).port;
-      s.close(() => resolve(port));
-    });
-  });
-}
 
 async function boot(port: number): Promise<ChildProcess> {
   const child = spawn(process.execPath, ['server/server.ts'], {

@@ -1,7 +1,6 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import net from 'node:net';
 import { execFile } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
@@ -9,6 +8,7 @@ import { startHarness, type Harness } from './harness.ts';
 import { ownerWithEnterprise } from './enterprise-helpers.ts';
 import { giveCredits } from './credit-helpers.ts';
 import { createApplication, type AppCredentials } from './application-helpers.ts';
+import { freePort } from '../../scripts/local-servers.ts';
 
 /**
  * The real agent (bin/provena.ts agent, a child process) against a real server listening on
@@ -30,14 +30,6 @@ let dropSchema: (() => Promise<void>) | undefined;
 let app: AppCredentials;
 const PRICE = 10;
 
-async function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const s = net.createServer().listen(0, '127.0.0.1', () => {
-      const p = (s.address() as net.AddressInfo).port;
-      s.close(() => resolve(p));
-    });
-  });
-}
 
 async function startServer(): Promise<Harness> {
   const harness = await startHarness({ credits: { assetRegistration: 200, vaultFile: 1000, commit: 0, applicationFile: PRICE } }, { dataDir, ...(databaseUrl ? { databaseUrl } : {}) });

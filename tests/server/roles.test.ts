@@ -1,7 +1,6 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import net from 'node:net';
 import { randomBytes } from 'node:crypto';
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import pg from 'pg';
@@ -12,6 +11,7 @@ import { creditsForAssets } from './credit-helpers.ts';
 import { readEnv } from '../../server/env.ts';
 import { buildServer } from '../../server/build-app.ts';
 import { DEFAULT_CONFIG } from '../../core/config.ts';
+import { freePort } from '../../scripts/local-servers.ts';
 
 /**
  * The multi-process shape on a real PostgreSQL (TEST_DATABASE_URL): API replicas
@@ -38,13 +38,6 @@ afterAll(async () => {
   fs.rmSync(dataDir, { recursive: true, force: true });
 });
 
-async function freePort(): Promise<number> {
-  const server = net.createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const port = (server.address() as net.AddressInfo).port;
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 

@@ -36,7 +36,7 @@ async function push(cookie: string, projectId: number, authors: [string, string,
 }
 const nodeOf = async (enterpriseName: string) => {
   const e = await h.app.db.selectFrom('enterprises').select('id').where('name', '=', enterpriseName).executeTakeFirstOrThrow();
-  return (await h.app.db.selectFrom('score_enterprises' as never).select(['id', 'uuid'] as never).where('enterprise_id' as never, '=', e.id as never).executeTakeFirstOrThrow()) as unknown as { id: number; uuid: string };
+  return h.app.score.db.selectFrom('score_enterprises').select(['id', 'uuid']).where('enterprise_id', '=', e.id).executeTakeFirstOrThrow();
 };
 let ownerB = '';
 let portal = 0;
@@ -65,23 +65,23 @@ describe('source-code projects in the score graph', () => {
     expect(last.nodes.map((n) => `${n.category}:${n.name}`).sort()).toEqual(['developer:alice', 'developer:bob', 'repo:甲引擎']);
     expect(last.links).toHaveLength(2);
     // alice committed in both enterprises: the map links them.
-    const links = await h.app.db.selectFrom('score_links' as never).selectAll().execute() as unknown as { a: number; b: number }[];
+    const links = await h.app.score.db.selectFrom('score_links').selectAll().execute();
     expect(links.some((l) => (l.a === nodeA.id && l.b === nodeB.id) || (l.a === nodeB.id && l.b === nodeA.id))).toBe(true);
     // Weekly stretches: alice's three commits in A are two weeks, 2 + 1.
-    const rows = (await h.app.db.selectFrom('score_contributions as c' as never).innerJoin('score_repositories as r' as never, 'r.id' as never, 'c.repository_id' as never).innerJoin('score_developers as d' as never, 'd.id' as never, 'c.developer_id' as never).select(['r.name as repo', 'd.email_sha256 as email', 'c.commits as commits'] as never).execute()) as unknown as { repo: string; email: string; commits: number }[];
+    const rows = await h.app.score.db.selectFrom('score_contributions as c').innerJoin('score_repositories as r', 'r.id', 'c.repository_id').innerJoin('score_developers as d', 'd.id', 'c.developer_id').select(['r.name as repo', 'd.email_sha256 as email', 'c.commits as commits']).execute();
     expect(rows.filter((r) => r.repo === '甲引擎' && r.email === email('alice@example.com')).map((r) => r.commits).sort()).toEqual([1, 2]);
   });
 
   it('a new push is in the graph after the next recompute; an enterprise without changes keeps its series', async () => {
     const computedAt = async (name: string) => {
       const node = await nodeOf(name);
-      return ((await h.app.db.selectFrom('score_series' as never).select('computed_at' as never).where('score_enterprise_id' as never, '=', node.id as never).executeTakeFirstOrThrow()) as unknown as { computed_at: number }).computed_at;
+      return Number((await h.app.score.db.selectFrom('score_series').select('computed_at').where('score_enterprise_id', '=', node.id).executeTakeFirstOrThrow()).computed_at);
     };
     const first = await computedAt('图谱甲科技有限公司');
     await push(ownerB, portal, [['carol', 'carol@example.com', now - WEEK_S]]);
     // Only B's contributions changed: only B's stored series is dropped (computed again from its first week).
     expect(await syncPlatformCode(h.app.score.db)).toMatchObject({ repositories: 2, developers: 3, enterprisesChanged: 1 });
-    const hasSeries = async (name: string) => (await h.app.db.selectFrom('score_series' as never).select('score_enterprise_id' as never).where('score_enterprise_id' as never, '=', (await nodeOf(name)).id as never).executeTakeFirst()) !== undefined;
+    const hasSeries = async (name: string) => (await h.app.score.db.selectFrom('score_series').select('score_enterprise_id').where('score_enterprise_id', '=', (await nodeOf(name)).id).executeTakeFirst()) !== undefined;
     expect(await hasSeries('图谱甲科技有限公司')).toBe(true);
     expect(await hasSeries('图谱乙科技有限公司')).toBe(false);
     expect(await syncPlatformCode(h.app.score.db)).toMatchObject({ enterprisesChanged: 0 });

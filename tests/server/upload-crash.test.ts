@@ -1,7 +1,6 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import net from 'node:net';
 import { createHash, randomBytes } from 'node:crypto';
 import { spawn, type ChildProcess } from 'node:child_process';
 import type { Readable } from 'node:stream';
@@ -12,6 +11,7 @@ import { identityOf, ownerWithEnterprise } from './enterprise-helpers.ts';
 import { readEnv } from '../../server/env.ts';
 import { createFileStore, driverFor, loadMasterKey } from '../../server/storage/file-store.ts';
 import { creditsForAssets, registerAsset } from './credit-helpers.ts';
+import { freePort } from '../../scripts/local-servers.ts';
 
 /**
  * A resumable upload survives the server being killed (SIGKILL, no chance to clean up)
@@ -31,13 +31,6 @@ afterAll(() => {
   fs.rmSync(dataDir, { recursive: true, force: true });
 });
 
-async function freePort(): Promise<number> {
-  const server = net.createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const port = (server.address() as net.AddressInfo).port;
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
 
 /** The real server (server/server.ts) on DATA_DIR, ready when it answers /config.json. */
 async function startServer(port: number): Promise<ChildProcess> {
