@@ -4,7 +4,7 @@ import { randomBytes } from 'node:crypto';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type http from 'node:http';
-import { DeleteObjectCommand, GetObjectCommand, HeadObjectCommand, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
+import { AbortMultipartUploadCommand, DeleteObjectCommand, GetObjectCommand, HeadObjectCommand, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
 import { Upload } from '@aws-sdk/lib-storage';
 
 /**
@@ -158,9 +158,17 @@ export function s3Driver(opts: S3Options): ObjectDriver {
     kind: 's3',
     async put(key, source) {
       // Upload sends one PutObject when the stream fits one part, otherwise a multipart upload
-      // that it aborts on failure (leavePartsOnError: false), so a failed write leaves nothing.
-      const upload = new Upload({ client, params: { Bucket, Key: keyOf(key), Body: source }, partSize: partBytes, queueSize: 2, leavePartsOnError: false });
-      await upload.done();
+      // that is never completed on failure, so a failed write leaves no object. We abort the
+      // multipart upload ourselves (leavePartsOnError: true stops lib-storage doing it) because
+      // lib-storage throws the abort's error instead of the cause when the abort fails too
+      // (s3rver answers AbortMultipartUpload with MethodNotAllowed); the cause is what matters.
+      const upload = new Upload({ client, params: { Bucket, Key: keyOf(key), Body: source }, partSize: partBytes, queueSize: 2, leavePartsOnError: true });
+      try {
+        await upload.done();
+      } catch (error) {
+        if (upload.uploadId) await client.send(new AbortMultipartUploadCommand({ Bucket, Key: keyOf(key), UploadId: upload.uploadId })).catch(() => undefined);
+        throw error;
+      }
     },
     async create(key, bytes) {
       // A conditional write (If-None-Match: *): AWS S3 (since 2024-08) and MinIO answer 412

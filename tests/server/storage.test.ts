@@ -170,6 +170,17 @@ describe.each(cases)('storage driver: $name', ({ setup, withApp }) => {
     expect(await driver.size('stored/moved')).toBe(7000);
   });
 
+  it('a stream that fails midway (after one full part) leaves no object behind', async () => {
+    const part = randomBytes(6 * 1024 * 1024);
+    async function* failing() {
+      yield part;
+      yield part.subarray(0, 1024);
+      throw new Error('client went away');
+    }
+    await expect(driver.put('stored/broken', Readable.from(failing()))).rejects.toThrow(/client went away/);
+    expect(await driver.size('stored/broken')).toBeNull();
+  });
+
   it('file store: a plaintext stream is sealed, checked against its identity, and read back', async () => {
     const staging = fs.mkdtempSync(path.join(os.tmpdir(), 'provena-staging-'));
     const store = createFileStore({ driver, master, stagingDir: staging, chunkBytes: 64 * 1024 });
