@@ -3,7 +3,9 @@ import path from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import { AwsClient } from 'aws4fetch';
+import type http from 'node:http';
+import { AbortMultipartUploadCommand, DeleteObjectCommand, GetObjectCommand, HeadObjectCommand, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
+import { Upload } from '@aws-sdk/lib-storage';
 
 /**
  * Where stored objects live (architecture: STORAGE_URL). Objects are opaque bytes
@@ -117,116 +119,99 @@ export type S3Options = {
   isPathStyle: boolean;
   /** Multipart part size; S3 needs at least 5 MiB for every part but the last. */
   partBytes?: number;
+  /** HTTP agent for the SDK (tests use one whose DNS lookup sends *.localhost names to loopback). */
+  httpAgent?: http.Agent;
 };
 
-/** Reads a stream in parts of exactly `size` bytes (the last may be shorter); memory is one part. */
-async function* parts(source: Readable, size: number): AsyncGenerator<Buffer> {
-  let held: Buffer[] = [];
-  let heldBytes = 0;
-  for await (const chunk of source as AsyncIterable<Buffer>) {
-    held.push(chunk);
-    heldBytes += chunk.length;
-    while (heldBytes >= size) {
-      const all = Buffer.concat(held);
-      yield all.subarray(0, size);
-      held = [all.subarray(size)];
-      heldBytes = all.length - size;
-    }
-  }
-  if (heldBytes > 0 || held.length === 0) yield Buffer.concat(held);
-}
-
-const xmlText = (xml: string, tag: string) => new RegExp(`<${tag}>([^<]*)</${tag}>`).exec(xml)?.[1];
+type SdkError = Error & { name: string; $metadata?: { httpStatusCode?: number } };
+const statusOf = (error: unknown) => (error as SdkError).$metadata?.httpStatusCode;
+const isMissing = (error: unknown) => statusOf(error) === 404 || ['NoSuchKey', 'NotFound'].includes((error as SdkError).name);
 
 /**
- * S3-compatible object storage over plain HTTP with SigV4 (aws4fetch): single PUT for
- * small objects, multipart upload (one part in memory at a time) for large ones.
+ * S3-compatible object storage through the maintained AWS SDK (`@aws-sdk/client-s3`), with
+ * streaming puts through `@aws-sdk/lib-storage`'s Upload (one part in memory per queue slot;
+ * multipart only when the object is larger than one part). Path style (`S3_FORCE_PATH_STYLE=true`,
+ * MinIO, s3rver) or virtual-host style (`bucket.endpoint-host`, AWS).
  */
 export function s3Driver(opts: S3Options): ObjectDriver {
-  const client = new AwsClient({ accessKeyId: opts.accessKeyId, secretAccessKey: opts.secretAccessKey, service: 's3', region: opts.region, retries: 2 });
+  const client = new S3Client({
+    endpoint: opts.endpoint,
+    region: opts.region,
+    forcePathStyle: opts.isPathStyle,
+    credentials: { accessKeyId: opts.accessKeyId, secretAccessKey: opts.secretAccessKey },
+    maxAttempts: 3,
+    // The SDK's defaults (since 3.729) add CRC32 checksums to every request and validate them
+    // on every response; s3rver and older MinIO/Ceph releases reject or do not return them. Only
+    // where an operation requires one (none of ours do) is it computed.
+    requestChecksumCalculation: 'WHEN_REQUIRED',
+    responseChecksumValidation: 'WHEN_REQUIRED',
+    ...(opts.httpAgent ? { requestHandler: { httpAgent: opts.httpAgent } } : {}),
+  });
   const partBytes = opts.partBytes ?? 8 * 1024 * 1024;
-  const base = new URL(opts.endpoint);
-  const urlOf = (key: string, query = '') => {
+  const keyOf = (key: string) => {
     checkKey(key);
-    const objectPath = `${opts.prefix}${key}`.split('/').map(encodeURIComponent).join('/');
-    const u = new URL(base);
-    if (opts.isPathStyle) u.pathname = `${base.pathname.replace(/\/$/, '')}/${opts.bucket}/${objectPath}`;
-    else {
-      u.hostname = `${opts.bucket}.${base.hostname}`;
-      u.pathname = `/${objectPath}`;
-    }
-    return `${u.toString()}${query}`;
+    return `${opts.prefix}${key}`;
   };
-  const send = async (url: string, init: RequestInit, expected: number[] = [200]) => {
-    const res = await client.fetch(url, init);
-    if (!expected.includes(res.status)) {
-      const text = await res.text().catch(() => '');
-      throw new Error(`S3 ${init.method ?? 'GET'} ${new URL(url).pathname} answered ${res.status}: ${xmlText(text, 'Code') ?? text.slice(0, 200)}`);
-    }
-    return res;
-  };
+  const Bucket = opts.bucket;
 
   const driver: ObjectDriver = {
     kind: 's3',
     async put(key, source) {
-      const iterator = parts(source, partBytes);
-      const first = await iterator.next();
-      const firstPart = first.done ? Buffer.alloc(0) : first.value;
-      const second = first.done ? { done: true as const, value: undefined } : await iterator.next();
-      if (second.done) {
-        await send(urlOf(key), { method: 'PUT', body: new Uint8Array(firstPart.buffer, firstPart.byteOffset, firstPart.length) as Uint8Array<ArrayBuffer> });
-        return;
-      }
-      const created = await send(urlOf(key, '?uploads'), { method: 'POST' });
-      const uploadId = xmlText(await created.text(), 'UploadId');
-      if (!uploadId) throw new Error('S3 did not return an UploadId');
-      const etags: string[] = [];
-      const uploadPart = async (part: Buffer) => {
-        const n = etags.length + 1;
-        const res = await send(urlOf(key, `?partNumber=${n}&uploadId=${encodeURIComponent(uploadId)}`), { method: 'PUT', body: new Uint8Array(part.buffer, part.byteOffset, part.length) as Uint8Array<ArrayBuffer> });
-        etags.push(res.headers.get('etag') ?? '');
-      };
+      // Upload sends one PutObject when the stream fits one part, otherwise a multipart upload
+      // that is never completed on failure, so a failed write leaves no object. We abort the
+      // multipart upload ourselves (leavePartsOnError: true stops lib-storage doing it) because
+      // lib-storage throws the abort's error instead of the cause when the abort fails too
+      // (s3rver answers AbortMultipartUpload with MethodNotAllowed); the cause is what matters.
+      const upload = new Upload({ client, params: { Bucket, Key: keyOf(key), Body: source }, partSize: partBytes, queueSize: 2, leavePartsOnError: true });
       try {
-        await uploadPart(firstPart);
-        await uploadPart(second.value);
-        for await (const part of { [Symbol.asyncIterator]: () => iterator }) await uploadPart(part);
-        const body = `<CompleteMultipartUpload>${etags.map((etag, i) => `<Part><PartNumber>${i + 1}</PartNumber><ETag>${etag}</ETag></Part>`).join('')}</CompleteMultipartUpload>`;
-        const done = await send(urlOf(key, `?uploadId=${encodeURIComponent(uploadId)}`), { method: 'POST', body, headers: { 'content-type': 'application/xml' } });
-        // S3 may answer 200 with an error document when completion fails late.
-        const text = await done.text();
-        if (text.includes('<Error>')) throw new Error(`S3 multipart completion failed: ${xmlText(text, 'Code') ?? text.slice(0, 200)}`);
+        await upload.done();
       } catch (error) {
-        await client.fetch(urlOf(key, `?uploadId=${encodeURIComponent(uploadId)}`), { method: 'DELETE' }).catch(() => undefined);
+        if (upload.uploadId) await client.send(new AbortMultipartUploadCommand({ Bucket, Key: keyOf(key), UploadId: upload.uploadId })).catch(() => undefined);
         throw error;
       }
     },
     async create(key, bytes) {
-      // Look first, then a conditional write (If-None-Match: *): AWS S3 and MinIO answer 412
-      // when the key appeared in between; servers that ignore the header (s3rver) still get
-      // the look-first check.
+      // A conditional write (If-None-Match: *): AWS S3 (since 2024-08) and MinIO answer 412
+      // when the key exists or appears concurrently. s3rver ignores the header and would
+      // replace the object, so we look first: on such servers write-once holds for one writer
+      // (the sealer is a single leader) but is not atomic against a racing second writer.
       if ((await driver.size(key)) !== null) return false;
-      const res = await send(urlOf(key), { method: 'PUT', body: bytes as Uint8Array<ArrayBuffer>, headers: { 'if-none-match': '*' } }, [200, 412]);
-      return res.status === 200;
+      try {
+        await client.send(new PutObjectCommand({ Bucket, Key: keyOf(key), Body: bytes, IfNoneMatch: '*' }));
+        return true;
+      } catch (error) {
+        if (statusOf(error) === 412 || (error as SdkError).name === 'PreconditionFailed') return false;
+        throw error;
+      }
     },
     async putFile(key, sourcePath) {
       await driver.put(key, fs.createReadStream(sourcePath, { highWaterMark: 1024 * 1024 }));
       await fs.promises.rm(sourcePath, { force: true });
     },
     async get(key) {
-      const res = await send(urlOf(key), { method: 'GET' }, [200, 404]);
-      if (res.status === 404 || !res.body) {
-        await res.body?.cancel();
-        return null;
+      try {
+        const res = await client.send(new GetObjectCommand({ Bucket, Key: keyOf(key) }));
+        return res.Body instanceof Readable ? res.Body : Readable.fromWeb((res.Body as { transformToWebStream(): import('node:stream/web').ReadableStream }).transformToWebStream());
+      } catch (error) {
+        if (isMissing(error)) return null;
+        throw error;
       }
-      return Readable.fromWeb(res.body as import('node:stream/web').ReadableStream);
     },
     async size(key) {
-      const res = await send(urlOf(key), { method: 'HEAD' }, [200, 404]);
-      if (res.status === 404) return null;
-      return Number(res.headers.get('content-length'));
+      try {
+        const res = await client.send(new HeadObjectCommand({ Bucket, Key: keyOf(key) }));
+        return res.ContentLength ?? 0;
+      } catch (error) {
+        if (isMissing(error)) return null;
+        throw error;
+      }
     },
     async remove(key) {
-      await send(urlOf(key), { method: 'DELETE' }, [200, 204, 404]);
+      try {
+        await client.send(new DeleteObjectCommand({ Bucket, Key: keyOf(key) }));
+      } catch (error) {
+        if (!isMissing(error)) throw error;
+      }
     },
   };
   return driver;

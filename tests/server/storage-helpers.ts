@@ -2,25 +2,45 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { AddressInfo } from 'node:net';
+import type net from 'node:net';
+import dns from 'node:dns';
+import http from 'node:http';
 import S3rver from 's3rver';
 import * as tus from 'tus-js-client';
 import type { Harness } from './harness.ts';
 import type { StorageEnv } from '../../server/env.ts';
 
 /** A real S3-protocol server (s3rver) on a free loopback port, with one bucket; closed by the returned function. */
-export async function startS3(bucket = 'provena'): Promise<{ storage: StorageEnv; endpoint: string; close(): Promise<void> }> {
+export async function startS3(bucket = 'provena'): Promise<{ storage: StorageEnv; endpoint: string; vhostEndpoint: string; close(): Promise<void> }> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'provena-s3-'));
-  const server = new S3rver({ port: 0, address: '127.0.0.1', silent: true, directory: dir, configureBuckets: [{ name: bucket, configs: [] }] });
+  // serviceEndpoint 'localhost': s3rver reads the bucket from a `<bucket>.s3.localhost` Host
+  // header (virtual-host style) as well as from the path.
+  const server = new S3rver({ port: 0, address: '127.0.0.1', silent: true, directory: dir, serviceEndpoint: 'localhost', configureBuckets: [{ name: bucket, configs: [] }] });
   const address = (await server.run()) as AddressInfo;
   const endpoint = `http://127.0.0.1:${address.port}`;
   return {
     endpoint,
+    vhostEndpoint: `http://s3.localhost:${address.port}`,
     storage: { kind: 's3', bucket, prefix: 'test/', endpoint, region: 'us-east-1', accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER', isPathStyle: true },
     async close() {
       await server.close();
       fs.rmSync(dir, { recursive: true, force: true });
     },
   };
+}
+
+/**
+ * An HTTP agent whose DNS lookup answers loopback for every `*.localhost` name (RFC 6761), so
+ * the SDK can address `provena.s3.localhost` in virtual-host style without /etc/hosts entries.
+ */
+export function loopbackAgent(): http.Agent {
+  const lookup = ((host: string, options: unknown, callback: (...args: unknown[]) => void) => {
+    const cb = typeof options === 'function' ? (options as typeof callback) : callback;
+    const all = typeof options === 'object' && options !== null && (options as { all?: boolean }).all;
+    if (host === 'localhost' || host.endsWith('.localhost')) return all ? cb(null, [{ address: '127.0.0.1', family: 4 }]) : cb(null, '127.0.0.1', 4);
+    return dns.lookup(host, options as dns.LookupOptions, cb as never);
+  }) as unknown as net.LookupFunction;
+  return new http.Agent({ keepAlive: true, lookup } as http.AgentOptions);
 }
 
 /** Starts the harness app on a loopback port (tus needs a real HTTP connection); returns its base URL. */

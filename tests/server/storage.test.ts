@@ -12,7 +12,7 @@ import { Upload } from '@tus/utils';
 import { startHarness, type Harness } from './harness.ts';
 import { identityOf, ownerWithEnterprise, memberOf } from './enterprise-helpers.ts';
 import { creditsForAssets, registerAsset } from './credit-helpers.ts';
-import { listen, startS3, tusUpload } from './storage-helpers.ts';
+import { listen, loopbackAgent, startS3, tusUpload } from './storage-helpers.ts';
 
 async function collect(stream: Readable): Promise<Buffer> {
   const parts: Buffer[] = [];
@@ -93,7 +93,7 @@ describe('master key', () => {
   });
 });
 
-type DriverCase = { name: string; setup(): Promise<{ driver: ObjectDriver; storage: StorageEnv; close(): Promise<void> }> };
+type DriverCase = { name: string; withApp?: false; setup(): Promise<{ driver: ObjectDriver; storage: StorageEnv; close(): Promise<void> }> };
 
 const cases: DriverCase[] = [
   {
@@ -111,9 +111,23 @@ const cases: DriverCase[] = [
       return { driver: s3Driver({ ...s3.storage, partBytes: 5 * 1024 * 1024 }), storage: s3.storage, close: s3.close };
     },
   },
+  {
+    name: 's3 virtual-host style (s3rver)',
+    // The app builds its driver from STORAGE_URL with the system resolver, which does not know
+    // provena.s3.localhost; the driver-level cases above cover the SDK in this style.
+    withApp: false,
+    async setup() {
+      const s3 = await startS3();
+      if (s3.storage.kind !== 's3') throw new Error('unreachable');
+      const storage = { ...s3.storage, endpoint: s3.vhostEndpoint, isPathStyle: false };
+      const agent = loopbackAgent();
+      // A vhost-only driver: requests go to http://provena.s3.localhost:port/test/<key>.
+      return { driver: s3Driver({ ...storage, partBytes: 5 * 1024 * 1024, httpAgent: agent }), storage, close: async () => { agent.destroy(); await s3.close(); } };
+    },
+  },
 ];
 
-describe.each(cases)('storage driver: $name', ({ setup }) => {
+describe.each(cases)('storage driver: $name', ({ setup, withApp }) => {
   let driver: ObjectDriver;
   let storage: StorageEnv;
   let close: () => Promise<void>;
@@ -156,6 +170,17 @@ describe.each(cases)('storage driver: $name', ({ setup }) => {
     expect(await driver.size('stored/moved')).toBe(7000);
   });
 
+  it('a stream that fails midway (after one full part) leaves no object behind', async () => {
+    const part = randomBytes(6 * 1024 * 1024);
+    async function* failing() {
+      yield part;
+      yield part.subarray(0, 1024);
+      throw new Error('client went away');
+    }
+    await expect(driver.put('stored/broken', Readable.from(failing()))).rejects.toThrow(/client went away/);
+    expect(await driver.size('stored/broken')).toBeNull();
+  });
+
   it('file store: a plaintext stream is sealed, checked against its identity, and read back', async () => {
     const staging = fs.mkdtempSync(path.join(os.tmpdir(), 'provena-staging-'));
     const store = createFileStore({ driver, master, stagingDir: staging, chunkBytes: 64 * 1024 });
@@ -190,7 +215,7 @@ describe.each(cases)('storage driver: $name', ({ setup }) => {
     fs.rmSync(staging, { recursive: true, force: true });
   });
 
-  it('tus: upload through the app, cut off midway, resumed, hashed as it streamed, stored sealed', async () => {
+  it.skipIf(withApp === false)('tus: upload through the app, cut off midway, resumed, hashed as it streamed, stored sealed', async () => {
     const h: Harness = await startHarness({}, { storage });
     try {
       const base = await listen(h);
