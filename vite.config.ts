@@ -25,6 +25,11 @@ export default defineConfig({
     // only when it asks (SERVE_SOURCE_MAPS=true), never pointed at by the bundles.
     sourcemap: 'hidden',
     chunkSizeWarningLimit: 2000,
+    // Two entries: the app (index.html) and the server-rendered public pages (public.html,
+    // src/public-main.tsx), which hydrate without the dashboard's router, screens and stores.
+    rollupOptions: {
+      input: { index: `${root}index.html`, public: `${root}public.html` },
+    },
   },
   server: {
     port: 5173,

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { spawnSync } from 'node:child_process';
 
 /** Inputs of the browser build; the app is rebuilt when any is newer than dist/app/index.html. */
-const INPUTS = ['src', 'core', 'workers', 'wasm', 'locales', 'public', 'index.html', 'vite.config.ts', 'lingui.config.ts', 'package-lock.json'];
+const INPUTS = ['src', 'core', 'workers', 'wasm', 'locales', 'public', 'index.html', 'public.html', 'vite.config.ts', 'lingui.config.ts', 'package-lock.json'];
 
 function newestMtime(p: string): number {
   if (!fs.existsSync(p)) return 0;

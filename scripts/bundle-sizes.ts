@@ -48,6 +48,11 @@ export function entryKey(manifest: Manifest): string {
   return key;
 }
 
+/** The public pages' own entry (public.html, issue 18), or null in a build from before it. */
+export function publicEntryKey(manifest: Manifest): string | null {
+  return Object.keys(manifest).find((k) => manifest[k]?.isEntry && k.endsWith('public.html')) ?? null;
+}
+
 const cache = new Map<string, { raw: number; gzip: number; brotli: number }>();
 export function sizesOf(appDir: string, files: string[]): Sizes {
   const total: Sizes = { files: files.length, raw: 0, gzip: 0, brotli: 0 };

@@ -8,7 +8,8 @@ import { BOOT_DATA_ID, bootDataJson } from '../core/boot.ts';
 
 /**
  * Server rendering of the public pages in the static serving path: /, /government,
- * /partners and /insurance are answered with index.html holding the page's HTML (drawn by
+ * /partners and /insurance are answered with public.html (their own entry, which hydrates them;
+ * index.html, the app's entry, in a build without it) holding the page's HTML (drawn by
  * the SSR bundle Vite builds beside the app, APP_DIR-ssr/render.js, from the same
  * components), its title, description, Open Graph tags and hreflang alternates, and the
  * configuration and figures the app then starts from. Without the bundle, or if it fails,
@@ -104,7 +105,11 @@ export class FrontRenderer {
       // No module preloads on a server-rendered page: the app starts after the first paint
       // (front-boot.js below), and thirty-odd route-split chunks fetched from the <head> would
       // compete with the stylesheet the first paint waits for.
-      const template = fs.readFileSync(path.join(this.appDir, 'index.html'), 'utf8').replace(/\s*<link rel="modulepreload"[^>]*>/g, '');
+      // The public pages' own entry (public.html, src/public-main.tsx: the pages without the
+      // dashboard) where the build has it; a build without it serves them with the app's entry.
+      const publicTemplate = path.join(this.appDir, 'public.html');
+      const hasPublicEntry = fs.existsSync(publicTemplate);
+      const template = fs.readFileSync(hasPublicEntry ? publicTemplate : path.join(this.appDir, 'index.html'), 'utf8').replace(/\s*<link rel="modulepreload"[^>]*>/g, '');
 
       const url = (l: Locale) => `${this.publicUrl}${pagePath}?lang=${l}`;
       const head = [
@@ -120,7 +125,7 @@ export class FrontRenderer {
         `<meta property="og:locale" content="${OG_LOCALE[locale]}">`,
         ...FRONT_LOCALES.filter((l) => l !== locale).map((l) => `<meta property="og:locale:alternate" content="${OG_LOCALE[l]}">`),
         `<meta property="og:image" content="${escapeHtml(`${this.publicUrl}/${this.config.navbarLogoImageName}`)}">`,
-        this.chunkLinks(template),
+        hasPublicEntry ? '' : this.chunkLinks(template),
       ].join('\n    ');
       const boot = `<script type="application/json" id="${BOOT_DATA_ID}">${bootDataJson({ config: this.config, figures })}</script>`;
       const html = template

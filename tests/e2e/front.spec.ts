@@ -4,7 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { expect, type Browser, type Page } from '@playwright/test';
 import AxeBuilder from '@axe-core/playwright';
-import { screenshot, totpCode, tr, useLocale, type Locale, test } from './support.ts';
+import { randomPhone, registerByApi, screenshot, totpCode, tr, useLocale, type Locale, test } from './support.ts';
 
 /**
  * The public face: the front pages (default and government), partners, the
@@ -152,6 +152,23 @@ test.describe('every public page, language and width', () => {
 });
 
 test.describe('navigation and footer', () => {
+  test('a signed-in visitor gets the avatar menu on a public page (its own entry loads it) and logs out from there', async ({ browser }) => {
+    const page = await frontPage(browser, 'en');
+    const phone = randomPhone();
+    await registerByApi(page.request, phone, 'Passw0rdA', 'Ada Lovelace');
+    expect((await page.request.post('/api/v1/users', { data: { login_id: phone, password: 'Passw0rdA' } })).status()).toBe(200);
+    await page.goto('/');
+    // The server drew the visitor's view; the public entry finds the session and swaps in the avatar menu.
+    await page.getByTestId('user-menu').click();
+    await expect(page.getByRole('menu').getByText(`${phone.slice(0, 3)}****${phone.slice(-4)}`)).toBeVisible();
+    await page.getByRole('menuitem', { name: 'Log out' }).click();
+    await page.getByTestId('logout-confirm').click();
+    // Into the app: a full page load, answered with the app's entry.
+    await expect(page).toHaveURL(/\/user\/login/);
+    await expect(page.getByRole('button', { name: 'Log in', exact: true })).toBeVisible();
+    await page.context().close();
+  });
+
   test('default version: links, explorer label, insurance link, footer', async ({ browser }) => {
     const page = await frontPage(browser, 'en');
     await page.goto('/');

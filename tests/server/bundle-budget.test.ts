@@ -9,12 +9,16 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { spawnSync } from 'node:child_process';
-import { catalogKeys, entryKey, readManifest, sizesOf, staticClosure, type Manifest } from '../../scripts/bundle-sizes.ts';
+import { catalogKeys, entryKey, publicEntryKey, readManifest, sizesOf, staticClosure, type Manifest } from '../../scripts/bundle-sizes.ts';
 
 const KiB = 1024;
 const LOGIN_BUDGET = 250 * KiB;
-/** Where the front page stands (goal is 150 KB): a ceiling so that it does not grow back. */
-const FRONT_CEILING = 240 * KiB;
+/**
+ * Issue 18: the public pages (their own entry, public.html) load at most 150 KB of compressed
+ * JavaScript before they are interactive; they stood at 145 KiB gzip / 126 KiB brotli when the
+ * entry was split from the app's.
+ */
+const FRONT_CEILING = 150 * KiB;
 /** Libraries only some screens need: never loaded before the login or the front page draws. */
 const HEAVY = /three|pdf|pkijs|uplot|ngraph|markdown|xlsx|isomorphic-git|tus|map\.module|chat-page|store-file/i;
 const CORE_CATALOGS = [null, 'front', 'home'];
@@ -57,12 +61,19 @@ describe('JavaScript budgets per route (built app)', () => {
     });
   }
 
-  it('the front page stays under its ceiling and loads none of the heavy libraries or the dashboard', () => {
-    const files = routeFiles(['src/features/front/front-chunk.ts'], 'zh');
-    const sizes = sizesOf(dir, files);
-    expect(sizes.gzip, `front JS gzip ${(sizes.gzip / KiB).toFixed(1)} KiB`).toBeLessThanOrEqual(FRONT_CEILING);
-    expect(files.filter((f) => HEAVY.test(f) || /dashboard-layout|home-page/.test(f))).toEqual([]);
-  });
+  for (const locale of ['zh', 'en', 'ja']) {
+    it(`the public pages (${locale}) load at most 150 KiB of compressed JavaScript: their own entry, none of the app's router, screens or heavy libraries`, () => {
+      const key = publicEntryKey(manifest);
+      expect(key, 'public.html is an entry of the build').not.toBeNull();
+      const files = staticClosure(manifest, [key!, ...catalogKeys(manifest, locale, CORE_CATALOGS)]);
+      const sizes = sizesOf(dir, files);
+      expect(sizes.gzip, `front JS gzip ${(sizes.gzip / KiB).toFixed(1)} KiB in ${files.length} files`).toBeLessThanOrEqual(FRONT_CEILING);
+      expect(sizes.brotli, `front JS brotli ${(sizes.brotli / KiB).toFixed(1)} KiB`).toBeLessThanOrEqual(FRONT_CEILING);
+      expect(files.filter((f) => HEAVY.test(f) || /dashboard-layout|home-page|login-page|front-chunk/.test(f))).toEqual([]);
+      // Not the app's entry (its router and every route's lazy import) nor its modules.
+      expect(files).not.toContain(manifest[entryKey(manifest)]!.file);
+    });
+  }
 
   it('only the active language is loaded, and only its core catalogs before the first screen', () => {
     const zh = catalogKeys(manifest, 'zh', CORE_CATALOGS);

@@ -1,30 +1,26 @@
-import { lazy, Suspense, type MouseEvent, type ReactNode } from 'react';
-import { Avatar, Burger, Button, Divider, Drawer, Group, Menu, Stack, Text, UnstyledButton } from '@mantine/core';
+import { lazy, Suspense, type MouseEvent } from 'react';
+import { Burger, Button, Group } from '@mantine/core';
 import { useDisclosure, useMediaQuery } from '@mantine/hooks';
-import { IconChevronDown, IconExternalLink, IconLogout, IconUserCircle } from '@tabler/icons-react';
 import { Trans, useLingui } from '@lingui/react/macro';
 import { useAtomValue } from 'jotai';
-import { Link, useLocation } from 'wouter';
-import type { UserDto } from '../../../core/api-types.ts';
-import { maskName, maskPhone } from '../../../core/masking.ts';
+import { Link } from 'wouter';
 import { useConfig } from '@/config/config-atom.ts';
 import { currentUserAtom } from '@/features/auth/user-atom.ts';
 import { logoTarget } from '@/features/enterprise/after-login.ts';
 import { companyAtom } from '@/features/enterprise/company-atom.ts';
-import { useDefaultPagePath } from '../guards.tsx';
 import { LocaleSwitch } from '../locale-switch.tsx';
-import { useCanSearch } from '../use-can-search.ts';
 import { useFrontVariant } from './use-front-variant.ts';
-import { useLogout } from '../use-logout.tsx';
+import { useHasOpened } from '@/components/use-has-opened.ts';
+import { LinkItem, type NavLink } from './nav-link.tsx';
 import classes from './nav-bar.module.css';
 
-// Only a signed-in visitor sees the search box and the company menu: their code (file
-// fingerprinting, the enterprise calls) is loaded then, not with every public page.
-const NavSearch = lazy(async () => ({ default: (await import('@/features/search/nav-search.tsx')).NavSearch }));
-const CompanyMenu = lazy(async () => ({ default: (await import('./company-menu.tsx')).CompanyMenu }));
-const CompanyDrawerSection = lazy(async () => ({ default: (await import('./company-menu.tsx')).CompanyDrawerSection }));
-
-type NavLink = { key: string; label: ReactNode; href: string; isExternal: boolean };
+// Only a signed-in visitor sees the search box, the avatar menu and the company menu, and the
+// drawer draws nothing until it opens: their code (Mantine's menu and drawer, file
+// fingerprinting, the enterprise calls, logout) loads then, not with every public page
+// (issue 18: the public pages' JavaScript budget).
+const SearchSlot = lazy(async () => ({ default: (await import('./nav-signed-in.tsx')).SearchSlot }));
+const UserMenu = lazy(async () => ({ default: (await import('./nav-signed-in.tsx')).UserMenu }));
+const NavDrawer = lazy(async () => ({ default: (await import('./nav-drawer.tsx')).NavDrawer }));
 
 function useNavLinks(): NavLink[] {
   const config = useConfig();
@@ -51,17 +47,13 @@ function useNavLinks(): NavLink[] {
   ];
 }
 
-export function userInitial(user: UserDto): string {
-  const first = Array.from(user.name.trim())[0];
-  return first ? first.toUpperCase() : user.phonenumber.slice(-2);
-}
-
 function Logo() {
   const config = useConfig();
   const variant = useFrontVariant();
   const user = useAtomValue(currentUserAtom);
   const company = useAtomValue(companyAtom);
-  const defaultPath = useDefaultPagePath();
+  // As guards.tsx's useDefaultPagePath, without that module's dashboard calls on the public pages.
+  const defaultPath = `/dashboard/${config.defaultPage}`;
   const { t } = useLingui();
   const siteName = config.webTitle;
   const content = (
@@ -94,62 +86,6 @@ function Logo() {
   );
 }
 
-function LinkItem({ link, className, onNavigate }: { link: NavLink; className: string; onNavigate?: () => void }) {
-  if (link.isExternal) {
-    return (
-      <a href={link.href} target="_blank" rel="noopener noreferrer" className={className} onClick={onNavigate}>
-        {link.label}
-        <IconExternalLink size={14} aria-hidden />
-      </a>
-    );
-  }
-  return (
-    <a href={link.href} className={className} onClick={onNavigate}>
-      {link.label}
-    </a>
-  );
-}
-
-function UserMenu({ user }: { user: UserDto }) {
-  const { t } = useLingui();
-  const [, navigate] = useLocation();
-  const onLogout = useLogout();
-  return (
-    <Menu position="bottom-end" shadow="md" width={220} withinPortal>
-      <Menu.Target>
-        <UnstyledButton aria-label={t`Account menu`} data-testid="user-menu">
-          <Group gap={6} wrap="nowrap">
-            <Avatar size={34} radius="xl" color="white" style={{ background: user.icon_color || undefined }}>
-              {userInitial(user)}
-            </Avatar>
-            <IconChevronDown size={14} />
-          </Group>
-        </UnstyledButton>
-      </Menu.Target>
-      <Menu.Dropdown>
-        <Menu.Label>
-          <Text size="sm" fw={600} c="var(--mantine-color-text)" truncate>
-            {user.name ? maskName(user.name) : t`Not set`}
-          </Text>
-          <Text size="xs" c="dimmed">
-            {maskPhone(user.phonenumber)}
-          </Text>
-        </Menu.Label>
-        <Menu.Divider />
-        <Menu.Item leftSection={<IconUserCircle size={16} />} onClick={() => navigate('/dashboard/setting/info')}>
-          <Trans>Personal centre</Trans>
-        </Menu.Item>
-        <Suspense fallback={null}>
-          <CompanyMenu user={user} />
-        </Suspense>
-        <Menu.Item leftSection={<IconLogout size={16} />} color="red" onClick={onLogout}>
-          <Trans>Log out</Trans>
-        </Menu.Item>
-      </Menu.Dropdown>
-    </Menu>
-  );
-}
-
 /** §2: the xian version's drawer menu: home, partners, asset network, asset verification centre. */
 function useXianDrawerLinks(): NavLink[] {
   const config = useConfig();
@@ -169,11 +105,9 @@ export function NavBar() {
   const xianLinks = useXianDrawerLinks();
   const drawerLinks = variant === 'xian' ? xianLinks : navLinks;
   const { t } = useLingui();
-  const [, navigate] = useLocation();
-  const onLogout = useLogout();
   const [isDrawerOpen, drawer] = useDisclosure(false);
+  const hasDrawer = useHasOpened(isDrawerOpen);
   const isMiddleWidth = useMediaQuery('(max-width: 1199px)') ?? false;
-  const canSearch = useCanSearch();
 
   return (
     <header className={classes.header}>
@@ -186,19 +120,18 @@ export function NavBar() {
             ))}
           </nav>
         </Group>
-        {canSearch && (
-          <div className={classes.search}>
-            {/* Beside the links only from 1200 px in every language; below, an icon opens a full-width search. */}
-            <Suspense fallback={null}>
-              <NavSearch isCompact={isMiddleWidth} />
-            </Suspense>
-          </div>
+        {user && (
+          <Suspense fallback={null}>
+            <SearchSlot isCompact={isMiddleWidth} />
+          </Suspense>
         )}
         <div className={classes.actions}>
           {/* An icon (named for screen readers): the four §2 links and the login button need the width in every language; the footer's switch names the language. */}
           <LocaleSwitch testId="nav-locale" isCompact />
           {user ? (
-            <UserMenu user={user} />
+            <Suspense fallback={null}>
+              <UserMenu user={user} />
+            </Suspense>
           ) : (
             user === null && (
               <Button component={Link} href="/user/login" size="compact-md" px="md">
@@ -215,64 +148,12 @@ export function NavBar() {
           size="sm"
         />
       </div>
-      <Drawer opened={isDrawerOpen} onClose={drawer.close} position="right" size="80%" title={t`Menu`}>
-        <Stack gap={0}>
-          {user && (
-            <Group gap="sm" pb="md" wrap="nowrap">
-              <Avatar radius="xl" color="white" style={{ background: user.icon_color || undefined }}>
-                {userInitial(user)}
-              </Avatar>
-              <div style={{ minWidth: 0 }}>
-                <Text fw={600} truncate>
-                  {user.name ? maskName(user.name) : t`Not set`}
-                </Text>
-                <Text size="sm" c="dimmed">
-                  {maskPhone(user.phonenumber)}
-                </Text>
-              </div>
-            </Group>
-          )}
-          {drawerLinks.map((link) => (
-            <LinkItem key={link.key} link={link} className={classes.drawerLink} onNavigate={drawer.close} />
-          ))}
-          <Divider my="md" />
-          {user ? (
-            <Stack gap="sm">
-              <Button
-                variant="light"
-                leftSection={<IconUserCircle size={16} />}
-                onClick={() => {
-                  drawer.close();
-                  navigate('/dashboard/setting/info');
-                }}
-              >
-                <Trans>Personal centre</Trans>
-              </Button>
-              <Suspense fallback={null}>
-                <CompanyDrawerSection user={user} onNavigate={drawer.close} />
-              </Suspense>
-              <Button
-                variant="subtle"
-                color="red"
-                leftSection={<IconLogout size={16} />}
-                onClick={() => {
-                  drawer.close();
-                  onLogout();
-                }}
-              >
-                <Trans>Log out</Trans>
-              </Button>
-            </Stack>
-          ) : (
-            <Button component={Link} href="/user/login" onClick={drawer.close}>
-              <Trans>Log in / Register</Trans>
-            </Button>
-          )}
-          <Group justify="center" mt="lg">
-            <LocaleSwitch variant="default" />
-          </Group>
-        </Stack>
-      </Drawer>
+      {/* The drawer's code loads the first time it opens: it draws nothing before. */}
+      {hasDrawer && (
+        <Suspense fallback={null}>
+          <NavDrawer opened={isDrawerOpen} onClose={drawer.close} links={drawerLinks} user={user ?? null} />
+        </Suspense>
+      )}
     </header>
   );
 }

@@ -2,7 +2,7 @@ import { Anchor, Button } from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
 import { Trans, useLingui } from '@lingui/react/macro';
 import { IconCalendarTime, IconFingerprint, IconGitBranch, IconUsers } from '@tabler/icons-react';
-import { PartnerModal } from './partner-form.tsx';
+import { LazyPartnerModal as PartnerModal } from './partner-modal-lazy.tsx';
 import { Cards, Section, Ticks } from './sections.tsx';
 import classes from './front.module.css';
 

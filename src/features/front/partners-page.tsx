@@ -7,7 +7,7 @@ import { useAtom } from 'jotai';
 import { DigitRoll } from './digit-roll.tsx';
 import { publicFiguresAtom } from './figures-atom.ts';
 import { fetchPartnerTotal } from './partner-api.ts';
-import { PartnerModal } from './partner-form.tsx';
+import { LazyPartnerModal as PartnerModal } from './partner-modal-lazy.tsx';
 import { Cards, Section, Ticks } from './sections.tsx';
 import classes from './front.module.css';
 
