@@ -220,10 +220,22 @@ async function runLoad(base: string, cookie: string, seconds: number, acks: Acks
       const hash = `0x${createHash('sha256').update(bytes).digest('hex')}.bin`;
       await registerHash(hash, bytes.length);
       const meta = `identity ${Buffer.from(hash).toString('base64')},filename ${Buffer.from('chaos.bin').toString('base64')}`;
-      // One request (tus creation-with-upload): whichever replica answers holds the whole file.
-      const res = await call('/api/v1/storage/uploads', { method: 'POST', headers: { 'tus-resumable': '1.0.0', 'upload-length': String(bytes.length), 'upload-metadata': meta, 'content-type': 'application/offset+octet-stream' }, body: bytes });
-      await res.arrayBuffer();
-      if (res.status !== 201 || Number(res.headers.get('upload-offset')) !== bytes.length) throw new Error(`upload ${res.status} offset ${res.headers.get('upload-offset')}`);
+      if (Math.random() < 0.5) {
+        // One request (tus creation-with-upload): whichever replica answers holds the whole file.
+        const res = await call('/api/v1/storage/uploads', { method: 'POST', headers: { 'tus-resumable': '1.0.0', 'upload-length': String(bytes.length), 'upload-metadata': meta, 'content-type': 'application/offset+octet-stream' }, body: bytes });
+        await res.arrayBuffer();
+        if (res.status !== 201 || Number(res.headers.get('upload-offset')) !== bytes.length) throw new Error(`upload ${res.status} offset ${res.headers.get('upload-offset')}`);
+      } else {
+        // Created on one replica, the bytes sent to the next one (round robin): the upload's
+        // state must be where every replica finds it.
+        const created = await call('/api/v1/storage/uploads', { method: 'POST', headers: { 'tus-resumable': '1.0.0', 'upload-length': String(bytes.length), 'upload-metadata': meta } });
+        await created.arrayBuffer();
+        const location = created.headers.get('location');
+        if (created.status !== 201 || !location) throw new Error(`upload create ${created.status}`);
+        const sent = await call(new URL(location, base).pathname, { method: 'PATCH', headers: { 'tus-resumable': '1.0.0', 'upload-offset': '0', 'content-type': 'application/offset+octet-stream' }, body: bytes });
+        await sent.arrayBuffer();
+        if (sent.status !== 204 || Number(sent.headers.get('upload-offset')) !== bytes.length) throw new Error(`upload patch ${sent.status}`);
+      }
       acks.uploads.push({ hash, size: bytes.length });
       return true;
     },

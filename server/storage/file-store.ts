@@ -124,7 +124,7 @@ export class StagingStore extends DataStore {
     fs.mkdirSync(this.dir, { recursive: true });
   }
 
-  private file(id: string, ext: 'json' | 'part' | 'tail'): string {
+  private file(id: string, ext: 'json' | 'part' | 'tail' | 'done'): string {
     if (!/^[0-9a-f]{32}$/.test(id)) throw ERRORS.FILE_NOT_FOUND;
     return path.join(this.dir, `${id}.${ext}`);
   }
@@ -181,8 +181,32 @@ export class StagingStore extends DataStore {
 
   override async getUpload(id: string): Promise<Upload> {
     const meta = await this.readMeta(id);
-    if (!meta) throw ERRORS.FILE_NOT_FOUND;
+    if (!meta) {
+      // Stored and cleaned up already: tus's creation-with-upload asks for the upload once more
+      // after onUploadFinish (for Upload-Expires), and a 404 there would fail a stored upload.
+      const done = await this.readFinished(id);
+      if (done) return new Upload({ id, size: done.size, offset: done.size, metadata: {}, creation_date: done.finished_at });
+      throw ERRORS.FILE_NOT_FOUND;
+    }
     return new Upload({ id, size: meta.size, offset: meta.offset, metadata: meta.metadata, creation_date: meta.creation_date });
+  }
+
+  /**
+   * The upload is stored: its staging files go, a small marker stays until expiry so that the
+   * upload still answers as complete (size = offset) instead of not found.
+   */
+  async finish(id: string, size: number): Promise<void> {
+    await fs.promises.writeFile(this.file(id, 'done'), JSON.stringify({ size, finished_at: new Date().toISOString() }), { mode: 0o600 });
+    await this.remove(id);
+  }
+
+  private async readFinished(id: string): Promise<{ size: number; finished_at: string } | null> {
+    try {
+      return JSON.parse(await fs.promises.readFile(this.file(id, 'done'), 'utf8')) as { size: number; finished_at: string };
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
+      throw error;
+    }
   }
 
   override async remove(id: string): Promise<void> {
@@ -198,6 +222,12 @@ export class StagingStore extends DataStore {
     let removed = 0;
     const now = Date.now();
     for (const name of await fs.promises.readdir(this.dir)) {
+      const finished = /^([0-9a-f]{32})\.done$/.exec(name);
+      if (finished) {
+        const done = await this.readFinished(finished[1]!).catch(() => null);
+        if (!done || now - new Date(done.finished_at).getTime() > this.expiryMs) await fs.promises.rm(path.join(this.dir, name), { force: true });
+        continue;
+      }
       const m = /^([0-9a-f]{32})\.json$/.exec(name);
       if (!m) continue;
       const meta = await this.readMeta(m[1]!).catch(() => null);

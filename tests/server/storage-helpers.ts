@@ -57,7 +57,7 @@ export function tusUpload(
   cookie: string,
   bytes: Buffer,
   identity: string,
-  opts: { uploadUrl?: string; abortAfterBytes?: number; chunkSize?: number; filename?: string } = {},
+  opts: { uploadUrl?: string; abortAfterBytes?: number; chunkSize?: number; filename?: string; uploadDataDuringCreation?: boolean } = {},
 ): Promise<TusResult> {
   return new Promise((resolve) => {
     let isAborted = false;
@@ -67,6 +67,7 @@ export function tusUpload(
       headers: { cookie },
       metadata: { identity, filename: opts.filename ?? `file${identity.slice(66)}` },
       chunkSize: opts.chunkSize ?? 512 * 1024,
+      uploadDataDuringCreation: opts.uploadDataDuringCreation ?? false,
       retryDelays: [],
       onProgress(sent) {
         if (opts.abortAfterBytes !== undefined && sent >= opts.abortAfterBytes && !isAborted) {

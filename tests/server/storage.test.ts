@@ -232,7 +232,7 @@ describe.each(cases)('storage driver: $name', ({ setup, withApp }) => {
         expect(r.status, metadata).toBe(400);
         expect(await r.json()).toEqual({ message: 'invalid_param', field_name: 'file' });
       }
-      await creditsForAssets(h, owner, owner, 2);
+      await creditsForAssets(h, owner, owner, 4);
       await registerAsset(h, owner, identity);
 
       const first = await tusUpload(base, owner.cookie, bytes, identity, { abortAfterBytes: DEFAULT_CHUNK_BYTES + 1000, chunkSize: 700 * 1024 });
@@ -271,7 +271,28 @@ describe.each(cases)('storage driver: $name', ({ setup, withApp }) => {
       expect(lie.error?.originalResponse?.getStatus()).toBe(400);
       expect(JSON.parse(lie.error!.originalResponse!.getBody())).toEqual({ message: 'hash_mismatch', field_name: 'file' });
       expect(await h.app.fileStore.isStored(claimed)).toBe(false);
-      expect(fs.readdirSync(stagingDir)).toEqual([]);
+      // Nothing staged is left: only the markers of finished uploads (a size and a date).
+      expect(fs.readdirSync(stagingDir).filter((name) => !name.endsWith('.done'))).toEqual([]);
+
+      // The whole file in the creation request (tus creation-with-upload, one round trip for a
+      // small file): stored and answered 201 with the full offset, not 404 after storing.
+      const whole = randomBytes(300 * 1024);
+      const wholeIdentity = identityOf(whole, 'bin');
+      await registerAsset(h, owner, wholeIdentity);
+      const created = await fetch(`${base}/api/v1/storage/uploads`, {
+        method: 'POST',
+        headers: { cookie: owner.cookie, 'tus-resumable': '1.0.0', 'upload-length': String(whole.length), 'upload-metadata': `identity ${Buffer.from(wholeIdentity).toString('base64')}`, 'content-type': 'application/offset+octet-stream' },
+        body: whole,
+      });
+      expect(created.status, await created.clone().text()).toBe(201);
+      expect(Number(created.headers.get('upload-offset'))).toBe(whole.length);
+      expect((await collect((await h.app.fileStore.open(wholeIdentity))!)).equals(whole)).toBe(true);
+      // tus-js-client does the same when asked to send data with the creation request.
+      const again = randomBytes(200 * 1024);
+      const againIdentity = identityOf(again, 'bin');
+      await registerAsset(h, owner, againIdentity);
+      expect((await tusUpload(base, owner.cookie, again, againIdentity, { uploadDataDuringCreation: true })).error).toBeNull();
+      expect(await h.app.fileStore.isStored(againIdentity)).toBe(true);
 
       // No session: no upload.
       const anonymous = await tusUpload(base, '', bytes, identity);

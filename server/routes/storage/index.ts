@@ -67,7 +67,7 @@ export default async function storageRoutes(app: FastifyInstance) {
       // The same bytes stored before (by anyone) are kept as they are; this copy is dropped.
       if (await store.isStored(identity)) await fs.promises.rm(sealed.partPath, { force: true });
       else await store.driver.putFile(objectKeyOf(identity), sealed.partPath);
-      await store.tus.remove(upload.id);
+      await store.tus.finish(upload.id, upload.size ?? sealed.size);
       const now = Date.now();
       await app.db.transaction().execute(async (trx) => {
         await trx.insertInto('stored_files').values({ id: identity, size: sealed.size, created_at: now }).onConflict((oc) => oc.column('id').doNothing()).execute();
