@@ -101,6 +101,7 @@ fs.writeFileSync(corruptedPdf, await corrupted.save());
 
 const browser = await chromium.launch({ executablePath: process.env.CHROMIUM ?? '/usr/bin/chromium', args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run', '--disable-quic'] });
 const page = await browser.newPage({ viewport: { width: 1200, height: 1400 } });
+page.on('console', (m) => { if (m.text().startsWith('V14')) console.log(m.text()); });
 await page.goto(`${base}/verify-file?dna=${main.dna}`);
 
 async function verify(originalPath: string, pdfPath: string, shot: string, shouldReload = true) {
@@ -131,8 +132,9 @@ async function verify(originalPath: string, pdfPath: string, shot: string, shoul
 }
 
 const otherOriginal = path.join(dataDir, 'other.txt');
-const coldRuns = [];
-const warmRuns = [];
+type Run = Awaited<ReturnType<typeof verify>>;
+const coldRuns: Run[] = [];
+const warmRuns: Run[] = [];
 for (let load = 0; load < PAGE_LOADS; load++) {
   for (let i = 0; i < PER_PAGE; i++) {
     const pair = i % 2 === 0 ? { original, pdf: main.pdf } : { original: otherOriginal, pdf: other.pdf };
