@@ -101,7 +101,6 @@ fs.writeFileSync(corruptedPdf, await corrupted.save());
 
 const browser = await chromium.launch({ executablePath: process.env.CHROMIUM ?? '/usr/bin/chromium', args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run', '--disable-quic'] });
 const page = await browser.newPage({ viewport: { width: 1200, height: 1400 } });
-page.on('console', (m) => { if (m.text().startsWith('V14')) console.log(m.text()); });
 await page.goto(`${base}/verify-file?dna=${main.dna}`);
 
 async function verify(originalPath: string, pdfPath: string, shot: string, shouldReload = true) {
