@@ -449,10 +449,16 @@ export async function verifyCertificate(pdf: Uint8Array, extract: PackageExtract
   const size = pdf.length;
   // The PDF reader (pdf.js, in its own worker in the browser) and the page signature run at
   // the same time; the reader gets its own copy, as pdf.js may take (detach) the buffer it is given.
-  const extracted = extract(pdf.slice()).then(
-    (bytes) => ({ isOk: true as const, bytes }),
-    (error: unknown) => ({ isOk: false as const, error }),
-  );
+  type Read = { isOk: true; bytes: Uint8Array | null } | { isOk: false; error: unknown };
+  let extracted: Promise<Read>;
+  try {
+    extracted = extract(pdf.slice()).then(
+      (bytes): Read => ({ isOk: true, bytes }),
+      (error: unknown): Read => ({ isOk: false, error }),
+    );
+  } catch (error) {
+    extracted = Promise.resolve({ isOk: false, error });
+  }
   let page: PageSignature;
   try {
     page = await checkPageSignature(pdf);
