@@ -103,10 +103,10 @@ type Signer = { leaf: Cert; root: Cert | null; signature: Uint8Array; unsignedAt
 
 /**
  * The one signer of `sd`: its certificate (by issuer and serial) is in the signature, the
- * digest is SHA-256, the signed attributes carry the digest of `data` and name the
+ * digest is SHA-256, the signed attributes carry `dataDigest` (SHA-256 of the signed data) and name the
  * certificate (signing-certificate-v2), and the signer's key signed them (ECDSA P-256).
  */
-async function checkSignedData(sd: SignedData, data: Uint8Array, what: string): Promise<Signer | string> {
+async function checkSignedData(sd: SignedData, dataDigest: Uint8Array, what: string): Promise<Signer | string> {
   if (sd.signers.length !== 1) return `${what}: ${sd.signers.length} signers, expected one`;
   const si = sd.signers[0]!;
   if (si.tag !== SEQUENCE) return `${what}: the signer is unreadable`;
@@ -128,7 +128,7 @@ async function checkSignedData(sd: SignedData, data: Uint8Array, what: string): 
   const unsignedAttrs = rest[0] ? readAttributes(rest[0], 'unsignedAttrs') : [];
 
   const digest = single(signedAttrs, OID.messageDigest);
-  if (!digest || digest.tag !== OCTET_STRING || !equalBytes(digest.content, sha256(data))) return `${what} does not verify: the message digest is not that of the signed bytes`;
+  if (!digest || digest.tag !== OCTET_STRING || !equalBytes(digest.content, dataDigest)) return `${what} does not verify: the message digest is not that of the signed bytes`;
   // The signature is over the DER of the signed attributes as a SET OF (RFC 5652 §5.4).
   const signedBytes = signedAttrsNode.raw!.slice();
   signedBytes[0] = SET;
@@ -200,7 +200,9 @@ async function checkPage(pdf: Uint8Array): Promise<PageSignature> {
   } catch (error) {
     return fail(`the signature is unreadable: ${error instanceof Error ? error.message : String(error)}`);
   }
-  const page = await checkSignedData(sd, covered, 'the page signature');
+  // The whole file but the signature: WebCrypto's native SHA-256 (the JavaScript one ran cold on the first check).
+  const coveredDigest = new Uint8Array(await crypto.subtle.digest('SHA-256', covered));
+  const page = await checkSignedData(sd, coveredDigest, 'the page signature');
   if (typeof page === 'string') return fail(page);
   const root = page.root;
   if (!root) return fail('the signature carries no root certificate');
@@ -230,7 +232,7 @@ async function checkPage(pdf: Uint8Array): Promise<PageSignature> {
     return fail(`the time-stamp is unreadable: ${error instanceof Error ? error.message : String(error)}`);
   }
   // The token's signed attributes carry the digest of its TSTInfo; the TSTInfo's imprint is that of the signature value.
-  const stamp = await checkSignedData(tst, tst.eContent, 'the time-stamp');
+  const stamp = await checkSignedData(tst, sha256(tst.eContent), 'the time-stamp');
   if (typeof stamp === 'string') return fail(stamp);
   const eku = stamp.leaf.extKeyUsage;
   const isTsa = Boolean(eku?.isCritical && eku.purposes.includes(OID.timeStamping));
