@@ -3,7 +3,9 @@
  *   registrations/s  Ledger.register (one durable transaction each, 16 concurrent callers),
  *                    against the floor of a bare INSERT of the same row into the same database;
  *   sealing          entries/s sealed into one signed block (leaf indexes, root, signature, proof rows);
- *   proof PDFs/s     package + certificate PDF (CJK font subset, QR, gzip'd attachment, PAdES signature + time-stamp);
+ *   proof PDFs/s     package + certificate PDF (CJK font subset, QR, gzip'd attachment, PAdES signature + time-stamp),
+ *                    in this thread one at a time (baseline) and through the server's pipeline (render pool
+ *                    + signing in this thread, several in flight) for 1, 2 and the default number of workers;
  *   pdf signing      the same package rendered unsigned (baseline) and signed, side by side;
  *   verification     one certificate checked in Node (pdf.js extraction + every check),
  *                    excluding hashing the original.
@@ -19,6 +21,7 @@ import { keyringFromProcessEnv } from '../server/keys/keyring.ts';
 import { attachKeyring } from '../server/keys/platform-keys.ts';
 import { Ledger } from '../server/ledger/ledger.ts';
 import { ProofJobs } from '../server/proofs/jobs.ts';
+import { renderWorkersFromEnv } from '../server/proofs/render-pool.ts';
 import { readLedgerConfig } from '../server/ledger/config.ts';
 import { extractPackageNode } from '../server/proofs/extract.ts';
 import { renderCertificate } from '../server/proofs/pdf.ts';
@@ -73,11 +76,48 @@ const t0 = performance.now();
 for (let b = await ledger.sealNow(); b; b = await ledger.sealNow()) sealed += b.entry_count;
 const sealMs = performance.now() - t0;
 
-// Certificates for the first PDFS entries (generate() is the job handler itself).
-const dnas = (await db.selectFrom('ledger_entries').select('dna').orderBy('id').limit(PDFS).execute()).map((r) => r.dna);
-const p0 = performance.now();
-for (const dna of dnas) await jobs.generate(dna);
-const pdfMs = performance.now() - p0;
+// Certificates: generate() is the job handler itself (package, page, PAdES signature +
+// time-stamp, stored). Baseline: rendered in this thread, one at a time (what this bench
+// measured before). Pipeline: what the server runs, the render pool (worker threads) laying
+// out pages while this thread builds packages and signs, several certificates in flight;
+// for 1, 2 and the server's default number of workers. Each configuration gets its own
+// entries and a warm-up of WARM certificates (fonts parsed, code compiled), not timed.
+const WARM = 4;
+const allDnas = (await db.selectFrom('ledger_entries').select('dna').orderBy('id').execute()).map((r) => r.dna);
+let nextDna = 0;
+const takeDnas = (n: number) => allDnas.slice(nextDna, (nextDna += n));
+const load = () => os.loadavg().map((x) => +x.toFixed(2));
+async function certificates(renderWorkers: number, inFlight: number) {
+  const pipeline = renderWorkers === 0 ? jobs : new ProofJobs(db, ledger, quiet, null, renderWorkers);
+  for (const dna of takeDnas(WARM)) await pipeline.generate(dna);
+  const batch = takeDnas(PDFS);
+  const loadBefore = load();
+  const c0 = process.cpuUsage();
+  let next = 0;
+  const t = performance.now();
+  await Promise.all(Array.from({ length: inFlight }, async () => {
+    while (next < batch.length) await pipeline.generate(batch[next++]!);
+  }));
+  const ms = performance.now() - t;
+  const cpu = process.cpuUsage(c0);
+  if (pipeline !== jobs) await pipeline.close();
+  const perSecond = +((batch.length / ms) * 1000).toFixed(1);
+  return {
+    renderWorkers,
+    inFlight,
+    count: batch.length,
+    ms: Math.round(ms),
+    perSecond,
+    perSecondPerWorker: renderWorkers ? +(perSecond / renderWorkers).toFixed(1) : perSecond,
+    processCpuMsEach: +((cpu.user + cpu.system) / 1000 / batch.length).toFixed(1),
+    loadAverage: { before: loadBefore, after: load() },
+  };
+}
+const baselinePdfs = await certificates(0, 1);
+const defaultWorkers = renderWorkersFromEnv({});
+const pipelinePdfs = [];
+for (const workers of [...new Set([1, 2, defaultWorkers])]) pipelinePdfs.push(await certificates(workers, workers * 2));
+const dnas = allDnas.slice(0, PDFS);
 const sample = await db.selectFrom('proofs').innerJoin('ledger_entries', 'ledger_entries.dna', 'proofs.dna').select(['proofs.pdf', 'ledger_entries.file_hash']).where('proofs.dna', '=', dnas[0]!).executeTakeFirstOrThrow();
 const pdf = new Uint8Array(sample.pdf!);
 const VERIFY_RUNS = 20;
@@ -111,7 +151,14 @@ const result = {
   registrations: { count: N, concurrency: CONCURRENCY, ms: Math.round(registerMs), perSecond: Math.round((N / registerMs) * 1000) },
   baselineBareInsert: { count: N, concurrency: CONCURRENCY, ms: Math.round(floorMs), perSecond: Math.round((N / floorMs) * 1000) },
   sealing: { entries: sealed, blocks: sealed ? 1 : 0, ms: Math.round(sealMs), entriesPerSecond: Math.round((sealed / sealMs) * 1000) },
-  proofPdfs: { count: PDFS, ms: Math.round(pdfMs), perSecond: +((PDFS / pdfMs) * 1000).toFixed(1), pdfBytes: pdf.length },
+  proofPdfs: {
+    pdfBytes: pdf.length,
+    baselineInProcessOneAtATime: baselinePdfs,
+    pipeline: pipelinePdfs,
+    serverDefaultWorkers: defaultWorkers,
+    cpus: os.availableParallelism(),
+    note: 'ProofJobs.generate (package, page, PAdES signature + RFC 3161 token, stored); baseline renders in this thread one at a time, pipeline renders in the render pool and signs in this thread with inFlight certificates at once',
+  },
   pdfSigning: { count: PDFS, unsignedPerSecond: +((PDFS / unsignedMs) * 1000).toFixed(1), signedPerSecond: +((PDFS / signedMs) * 1000).toFixed(1), signingMsPerPdf: +((signedMs - unsignedMs) / PDFS).toFixed(2), note: 'render only (baseline) vs render + PAdES signature and RFC 3161 token, same package, alternating' },
   verifyOneCertificateNode: { bestOfRuns: VERIFY_RUNS, ms: +verifyMs.toFixed(2), note: 'pdf.js extraction + all checks, original already hashed' },
 };

@@ -2,7 +2,8 @@
  * A minimal DER encoder/decoder: just what PKCS#8 EncryptedPrivateKeyInfo with PBES2
  * (RFC 8018) and ECDSA signatures need. Definite lengths only; no BER.
  */
-export type DerNode = { tag: number; content: Uint8Array; children?: DerNode[] };
+/** `raw`: the element's whole encoding (tag, length and content) as read, set by parseDer. */
+export type DerNode = { tag: number; content: Uint8Array; children?: DerNode[]; raw?: Uint8Array };
 
 function lengthBytes(n: number): number[] {
   if (n < 0x80) return [n];
@@ -96,7 +97,7 @@ export function parseDer(bytes: Uint8Array, offset = 0): { node: DerNode; end: n
   const end = pos + length;
   if (end > bytes.length) throw new Error('DER: truncated');
   const content = bytes.subarray(pos, end);
-  const node: DerNode = { tag, content };
+  const node: DerNode = { tag, content, raw: bytes.subarray(offset, end) };
   if (tag & 0x20) {
     node.children = [];
     let p = 0;

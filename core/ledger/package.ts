@@ -446,22 +446,33 @@ export type PackageExtractor = (pdf: Uint8Array) => Promise<Uint8Array | null>;
 /** The whole check of "original + PDF proof", given a PDF reader for the runtime at hand. */
 export async function verifyCertificate(pdf: Uint8Array, extract: PackageExtractor, opts: VerifyOptions): Promise<Verdict> {
   const checks: Check[] = [];
-  // pdf.js may take (detach) the buffer it is given: note the size, and read the signature, first.
   const size = pdf.length;
+  // The PDF reader (pdf.js, in its own worker in the browser) and the page signature run at
+  // the same time; the reader gets its own copy, as pdf.js may take (detach) the buffer it is given.
+  type Read = { isOk: true; bytes: Uint8Array | null } | { isOk: false; error: unknown };
+  let extracted: Promise<Read>;
+  try {
+    extracted = extract(pdf.slice()).then(
+      (bytes): Read => ({ isOk: true, bytes }),
+      (error: unknown): Read => ({ isOk: false, error }),
+    );
+  } catch (error) {
+    extracted = Promise.resolve({ isOk: false, error });
+  }
   let page: PageSignature;
   try {
     page = await checkPageSignature(pdf);
   } catch (error) {
     page = { isOk: false, detail: `the page signature could not be checked: ${error instanceof Error ? error.message : String(error)}` };
   }
-  let packageBytes: Uint8Array | null;
-  try {
-    packageBytes = await extract(pdf);
-    checks.push({ id: 'pdf', isOk: true, detail: `PDF read (${size} bytes)`, facts: { bytes: size } });
-  } catch (error) {
+  const read = await extracted;
+  if (!read.isOk) {
+    const error = read.error;
     checks.push({ id: 'pdf', isOk: false, message: 'parse_pdf_failed', detail: `not a readable PDF: ${error instanceof Error ? error.message : String(error)}` });
     return verdictOf(checks);
   }
+  const packageBytes = read.bytes;
+  checks.push({ id: 'pdf', isOk: true, detail: `PDF read (${size} bytes)`, facts: { bytes: size } });
   if (!packageBytes) {
     checks.push({ id: 'package_present', isOk: false, message: 'no_proof_package', detail: `the PDF has no ${PACKAGE_ATTACHMENT_NAME} attachment` });
     return verdictOf(checks);

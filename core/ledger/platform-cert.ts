@@ -2,15 +2,14 @@ import * as asn1js from 'asn1js';
 import * as pkijs from 'pkijs';
 import { sha256, toHex } from './bytes.ts';
 import { signX509, type IssuerKey } from '../crypto/sign-with.ts';
+import { isSignedBy, parseCertificateDer, withinValidity, type Cert } from '../crypto/cert-check.ts';
 import {
   X509_OID,
   basicConstraintsExtension,
   certificateDer,
-  isCaCertificate as isCa,
   keyIdExtensions,
   keyIdentifier,
   keyUsageExtension,
-  parseCertificate as parse,
   publicKeyInfo,
   randomSerial,
   setValidity,
@@ -132,28 +131,23 @@ function sameBytes(a: Uint8Array, b: Uint8Array): boolean {
  */
 export async function verifyPlatformChain(chain: Uint8Array[], spki: Uint8Array, at: number, trustedRootFingerprints?: string[]): Promise<ChainVerdict> {
   if (chain.length !== 2) return { isOk: false, detail: `expected [signing certificate, root], got ${chain.length} certificates` };
-  let leaf: pkijs.Certificate;
-  let root: pkijs.Certificate;
+  // Read from the DER in one pass and checked with WebCrypto (core/crypto/cert-check.ts): verifiers run this for every proof.
+  let leaf: Cert;
+  let root: Cert;
   try {
-    leaf = parse(chain[0]!);
-    root = parse(chain[1]!);
+    leaf = parseCertificateDer(chain[0]!);
+    root = parseCertificateDer(chain[1]!);
   } catch (error) {
     return { isOk: false, detail: `certificate unreadable: ${error instanceof Error ? error.message : String(error)}` };
   }
-  const leafSpki = new Uint8Array(leaf.subjectPublicKeyInfo.toSchema().toBER(false));
-  if (!sameBytes(leafSpki, spki)) return { isOk: false, detail: 'the signing certificate is for another key than the one that signed the block' };
-  const when = new Date(at);
+  if (!sameBytes(leaf.spki, spki)) return { isOk: false, detail: 'the signing certificate is for another key than the one that signed the block' };
   for (const [label, cert] of [['signing certificate', leaf], ['root', root]] as const) {
-    if (when < cert.notBefore.value || when > cert.notAfter.value) return { isOk: false, detail: `${label} was not valid at the block's time` };
+    if (!withinValidity(cert, at)) return { isOk: false, detail: `${label} was not valid at the block's time` };
   }
-  if (!isCa(root)) return { isOk: false, detail: 'the root is not a CA' };
-  if (isCa(leaf)) return { isOk: false, detail: 'the signing certificate must not be a CA' };
-  try {
-    if (!(await root.verify())) return { isOk: false, detail: 'the root is not self-signed' };
-    if (!(await leaf.verify(root))) return { isOk: false, detail: 'the signing certificate is not signed by the root' };
-  } catch (error) {
-    return { isOk: false, detail: `signature check failed: ${error instanceof Error ? error.message : String(error)}` };
-  }
+  if (!root.isCa) return { isOk: false, detail: 'the root is not a CA' };
+  if (leaf.isCa) return { isOk: false, detail: 'the signing certificate must not be a CA' };
+  if (!(await isSignedBy(root, root.spki))) return { isOk: false, detail: 'the root is not self-signed' };
+  if (!(await isSignedBy(leaf, root.spki))) return { isOk: false, detail: 'the signing certificate is not signed by the root' };
   const rootFingerprint = certificateFingerprint(chain[1]!);
   const isRootTrusted = Boolean(trustedRootFingerprints?.includes(rootFingerprint));
   if (trustedRootFingerprints && !isRootTrusted) return { isOk: false, detail: `root ${rootFingerprint.slice(0, 16)}… is not a trusted platform root` };

@@ -11,6 +11,7 @@ import { extractPackageNode } from '../../server/proofs/extract.ts';
 import { renderCertificate } from '../../server/proofs/pdf.ts';
 import { loadPlatformSigner } from '../../server/keys/platform-keys.ts';
 import { startHarness, type Harness } from './harness.ts';
+import { parseDer } from '../../core/crypto/der.ts';
 
 /**
  * The visible page is signed. Before, the PDF was not: anyone could edit the page (the
@@ -55,6 +56,21 @@ function appendIncrementalUpdate(bytes: Uint8Array): Uint8Array {
   const xrefOffset = bytes.length + Buffer.byteLength(obj, 'latin1');
   const tail = `xref\n0 1\n0000000000 65535 f \n${size} 1\n${String(objOffset).padStart(10, '0')} 00000 n \ntrailer\n<< /Size ${size + 1} /Root ${rootRef} /Info ${size} 0 R /Prev ${prev} >>\nstartxref\n${xrefOffset}\n%%EOF\n`;
   return new Uint8Array(Buffer.concat([Buffer.from(bytes), Buffer.from(obj + tail, 'latin1')]));
+}
+
+/**
+ * Edits the CMS inside /Contents (outside the signed byte range, so only the reading of the
+ * signature itself can catch it): `edit` gets the DER and the length of the CMS in it.
+ */
+function editSignature(bytes: Uint8Array, edit: (der: Buffer, cmsLength: number) => void): Uint8Array {
+  const text = Buffer.from(bytes).toString('latin1');
+  const m = /\/ByteRange\s*\[\s*(\d+)\s+(\d+)\s+(\d+)\s+(\d+)\s*\]/.exec(text)!;
+  const [b, c] = [Number(m[2]), Number(m[3])];
+  const der = Buffer.from(text.slice(b + 1, c - 1), 'hex');
+  edit(der, parseDer(der, 0).end);
+  const out = bytes.slice();
+  out.set(Buffer.from(der.toString('hex'), 'latin1'), b + 1);
+  return out;
 }
 
 beforeAll(async () => {
@@ -146,6 +162,35 @@ describe('the certificate page is signed (PAdES B-LT)', () => {
     flipped[at + 1] = 'm'.charCodeAt(0); // /mediaBox: same length, still a readable PDF
     const v = await verify(flipped);
     expect(v.checks.find((c) => c.id === 'page_signature')).toMatchObject({ isOk: false, message: 'page_signature_invalid' });
+  });
+
+  it('reads the signature itself strictly: a byte changed inside /Contents (outside the signed range) fails the page check', async () => {
+    const text = Buffer.from(pdf).toString('latin1');
+    const m = /\/ByteRange\s*\[\s*(\d+)\s+(\d+)\s+(\d+)\s+(\d+)\s*\]/.exec(text)!;
+    const [b, c, d] = [Number(m[2]), Number(m[3]), Number(m[4])];
+    const digest = createHash('sha256').update(pdf.subarray(0, b)).update(pdf.subarray(c, c + d)).digest();
+    // The signer's certificate comes first (SignedData certificates); the time-stamp token is last (an unsigned attribute).
+    const flip = (der: Buffer, what: Buffer | string, isLast = false) => {
+      const at = isLast ? der.lastIndexOf(what) : der.indexOf(what);
+      expect(at, String(what)).toBeGreaterThan(0);
+      der[at + 2] ^= 0x01;
+    };
+    const cases: [string, (der: Buffer, cmsLength: number) => void, RegExp][] = [
+      ['garbage after the CMS in its zero padding', (der, n) => void (der[n] = 1), /unreadable/],
+      ['the message digest of the signed bytes', (der) => flip(der, digest), /message digest/],
+      ["the signer's certificate", (der) => flip(der, 'Provena Proof Signing'), /signing-certificate-v2|not in the signature|did not issue/],
+      ["the time-stamping authority's certificate", (der) => flip(der, 'Provena Time-Stamping Authority', true), /time-stamp/],
+      ['the CMS cut short', (der) => void der.fill(0, 40), /unreadable/],
+    ];
+    for (const [what, edit, detail] of cases) {
+      const edited = editSignature(pdf, edit);
+      const page = await checkPageSignature(edited);
+      expect(page.isOk, what).toBe(false);
+      expect(page.detail, what).toMatch(detail);
+      expectOnlyPageFails(await verify(edited), 'altered');
+    }
+    // The untouched file still verifies (no state kept from the failures).
+    expect((await checkPageSignature(pdf)).isOk).toBe(true);
   });
 
   it('refuses a certificate whose page signature was stripped (its statement says the page is signed)', async () => {
