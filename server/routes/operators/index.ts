@@ -1,9 +1,9 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { APPLICATION_STATUS, EMPLOYEE_STATUS } from '../../../core/enterprise.ts';
+import { APPLICATION_STATUS } from '../../../core/enterprise.ts';
 import type { OperatorApplicationDto, OperatorJobsDto } from '../../../core/api-types.ts';
 import { fail } from '../../errors.ts';
 import { verifyPasswordOrDummy } from '../../services/passwords.ts';
-import { insertEnterprise } from '../../services/enterprises.ts';
+import { reviewApplication, type ReviewStatus } from '../../services/operator-review.ts';
 import {
   OPERATOR_COOKIE,
   OPERATOR_SESSION_TTL_MS,
@@ -230,38 +230,7 @@ export default async function operatorRoutes(app: FastifyInstance) {
       const op = await requireOperator(request);
       const reason = (request.body.reason ?? '').trim();
       if (request.body.status === APPLICATION_STATUS.rejected && !reason) fail('required', 'reason');
-      const result = await db.transaction().execute(async (trx) => {
-        const application = await trx.selectFrom('enterprise_applications').selectAll().where('id', '=', request.params.id).executeTakeFirst();
-        if (!application) fail('not_found', 'id');
-        if (application.status !== APPLICATION_STATUS.pending) fail('invalid_param', 'status');
-        const now = Date.now();
-        let enterpriseId: number | null = null;
-        if (request.body.status === APPLICATION_STATUS.approved) {
-          const joined = await trx.selectFrom('employees').select('id').where('user_id', '=', application.user_id).where('status', '<>', EMPLOYEE_STATUS.rejected).executeTakeFirst();
-          if (joined && !app.config.multiCompany) fail('enterprise_already_join', 'id');
-          enterpriseId = await insertEnterprise(
-            trx,
-            application.user_id,
-            { name: application.name, license: application.license_no, legal_person: application.legal_person, license_image_id: application.license_image_id },
-            2,
-            { apply_book_id: application.apply_book_id, organization_code_certificate_id: application.organization_code_certificate_id },
-          );
-        }
-        await trx
-          .updateTable('enterprise_applications')
-          .set({ status: request.body.status, reason, enterprise_id: enterpriseId, reviewed_by: op.id, reviewed_at: now, updated_at: now })
-          .where('id', '=', application.id)
-          .execute();
-        await writeOperatorAudit(trx, {
-          operatorId: op.id,
-          loginId: op.login_id,
-          action: request.body.status === APPLICATION_STATUS.approved ? 'application_approved' : 'application_rejected',
-          target: `application:${application.id}`,
-          detail: { name: application.name, ...(enterpriseId ? { enterprise_id: enterpriseId } : {}), ...(reason ? { reason } : {}) },
-          ip: request.ip,
-        });
-        return { id: application.id, status: request.body.status, enterprise_id: enterpriseId };
-      });
+      const result = await reviewApplication(db, app.config, op, request.params.id, { status: request.body.status as ReviewStatus, reason }, request.ip);
       return { data: result };
     },
   );
