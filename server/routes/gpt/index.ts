@@ -20,7 +20,7 @@ import {
   storeAnswer,
   type ConversationRow,
 } from '../../services/gpt-conversations.ts';
-import { body, idParam, pageOf, paging, SIGNED_IN } from '../schemas.ts';
+import { anyObject, arrayOf, body, bool, idParam, nullableStr, num, obj, ok, pageOf, pageSchema, paging, SIGNED_IN, str } from '../schemas.ts';
 import { buildHelpIndex } from '../../gpt/help-index.ts';
 import { builtinEngine, openaiEngine, type Engine } from '../../gpt/engines.ts';
 import type { ToolContext } from '../../gpt/tools.ts';
@@ -47,6 +47,14 @@ const attachmentSchema = {
 const sendBody = body({ content: { type: 'string', maxLength: GPT_CONTENT_MAX }, attachment: attachmentSchema }, ['content']);
 const editBody = body({ content: { type: 'string', maxLength: GPT_CONTENT_MAX } }, ['content']);
 const renameBody = body({ title: { type: 'string', maxLength: GPT_TITLE_MAX } }, ['title']);
+// Response schemas (core/gpt.ts DTOs). A citation is kept whole: its fields depend on its kind.
+const conversationFields = { id: num, title: str, created_at: num, last_message_at: num, message_count: num };
+const messageSchema = obj({ id: num, role: str, content: str, citations: arrayOf(anyObject), status: str, engine: nullableStr, created_at: num });
+const infoResponse = ok(obj({ engine: str, model: nullableStr, sends_enterprise_data: bool }));
+const idResponse = ok(obj({ id: num }));
+const listResponse = ok(pageSchema(obj(conversationFields)));
+const detailResponse = ok(obj({ ...conversationFields, messages: arrayOf(messageSchema) }));
+const renameResponse = ok(obj({ id: num, title: str }));
 const listQuery = { type: 'object', properties: { ...paging, keyword: { type: 'string', maxLength: 100 } } } as const;
 
 /**
@@ -62,7 +70,7 @@ export default async function gptRoutes(app: FastifyInstance) {
   const chunkMs = Number(process.env.GPT_BUILTIN_CHUNK_MS ?? 25);
   app.decorate('gptEngine', env.llm.baseUrl ? openaiEngine(help, env.llm) : builtinEngine(help, { chunkMs: Number.isFinite(chunkMs) && chunkMs >= 0 ? chunkMs : 25 }));
 
-  app.get('/api/v1/gpt/info', { config: SIGNED_IN }, async (request) => {
+  app.get('/api/v1/gpt/info', { config: SIGNED_IN, schema: { response: infoResponse } }, async (request) => {
     await app.requireMember(request, 'member');
     const engine = app.gptEngine;
     const data: GptInfo = { engine: engine.name, model: engine.model, sends_enterprise_data: engine.sendsEnterpriseData };
@@ -70,26 +78,26 @@ export default async function gptRoutes(app: FastifyInstance) {
   });
 
   /** A new, empty conversation (its title comes from the first question). Takes no input. */
-  app.post('/api/v1/gpt/conversations', { config: SIGNED_IN }, async (request) => {
+  app.post('/api/v1/gpt/conversations', { config: SIGNED_IN, schema: { response: idResponse } }, async (request) => {
     return { data: await createConversation(db, await app.requireMember(request, 'member')) };
   });
 
-  app.get<{ Querystring: { page?: number; page_size?: number; keyword?: string } }>('/api/v1/gpt/conversations', { config: SIGNED_IN, schema: { querystring: listQuery } }, async (request) => {
+  app.get<{ Querystring: { page?: number; page_size?: number; keyword?: string } }>('/api/v1/gpt/conversations', { config: SIGNED_IN, schema: { querystring: listQuery, response: listResponse } }, async (request) => {
     const m = await app.requireMember(request, 'member');
     return { data: await conversationPage(db, m, pageOf(request.query, app.config.tablePageSize), request.query.keyword) };
   });
 
-  app.get<{ Params: { id: number } }>('/api/v1/gpt/conversations/:id', { config: SIGNED_IN, schema: { params: idParam('id') } }, async (request) => {
+  app.get<{ Params: { id: number } }>('/api/v1/gpt/conversations/:id', { config: SIGNED_IN, schema: { params: idParam('id'), response: detailResponse } }, async (request) => {
     const m = await app.requireMember(request, 'member');
     return { data: await conversationDetail(db, m, request.params.id) };
   });
 
-  app.put<{ Params: { id: number }; Body: { title: string } }>('/api/v1/gpt/conversations/:id', { config: SIGNED_IN, schema: { params: idParam('id'), body: renameBody } }, async (request) => {
+  app.put<{ Params: { id: number }; Body: { title: string } }>('/api/v1/gpt/conversations/:id', { config: SIGNED_IN, schema: { params: idParam('id'), body: renameBody, response: renameResponse } }, async (request) => {
     const m = await app.requireMember(request, 'member');
     return { data: await renameConversation(db, m, request.params.id, request.body.title) };
   });
 
-  app.delete<{ Params: { id: number } }>('/api/v1/gpt/conversations/:id', { config: SIGNED_IN, schema: { params: idParam('id') } }, async (request) => {
+  app.delete<{ Params: { id: number } }>('/api/v1/gpt/conversations/:id', { config: SIGNED_IN, schema: { params: idParam('id'), response: idResponse } }, async (request) => {
     const m = await app.requireMember(request, 'member');
     return { data: await deleteConversation(db, m, request.params.id) };
   });

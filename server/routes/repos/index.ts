@@ -7,6 +7,7 @@ import { createRepoProject, createRepoToken, memberAccess, repoOverview, repoPro
 import { commitOr404, commitPage, knownCommitIds, registerCommitBatch, reportRefs } from '../../services/repo-commits.ts';
 import { commitDto, projectRefs } from '../../services/repos.ts';
 import { body, idParam, pageOf, paging, SIGNED_IN, text } from '../schemas.ts';
+import { batchResponse, commitPageResponse, commitResponse, knownCommitsResponse, newTokenResponse, overviewResponse, projectPageResponse, projectResponse, refsResponse, refsUpdateResponse, revokedResponse, tokensResponse } from './responses.ts';
 import { requestLocale } from '../../locale.ts';
 import { contentDisposition } from '../../content-disposition.ts';
 
@@ -65,7 +66,7 @@ export default async function repoRoutes(app: FastifyInstance) {
 
   app.post<{ Body: { name: string; description?: string; url?: string } }>(
     '/api/v1/repos',
-    { config: SIGNED_IN, schema: { body: body({ name: text(200), description: text(2000), url: text(REPO_URL_MAX + 100) }, ['name']) } },
+    { config: SIGNED_IN, schema: { body: body({ name: text(200), description: text(2000), url: text(REPO_URL_MAX + 100) }, ['name']), response: projectResponse } },
     async (request) => {
       const m = await memberOf(request);
       return { data: await createRepoProject(db, app.registerEntry, m, request.body, requestLocale(request)) };
@@ -74,7 +75,7 @@ export default async function repoRoutes(app: FastifyInstance) {
 
   app.get<{ Querystring: { page?: number; page_size?: number; keyword?: string } }>(
     '/api/v1/repos',
-    { config: SIGNED_IN, schema: { querystring: { type: 'object', properties: { ...paging, keyword: { type: 'string', maxLength: 100 } } } } },
+    { config: SIGNED_IN, schema: { querystring: { type: 'object', properties: { ...paging, keyword: { type: 'string', maxLength: 100 } } }, response: projectPageResponse } },
     async (request) => {
       const m = await memberOf(request);
       return { data: await repoProjectPage(db, m, pageOf(request.query, config.tablePageSize), request.query.keyword) };
@@ -82,11 +83,11 @@ export default async function repoRoutes(app: FastifyInstance) {
   );
 
   /** §2 repos/global: commits over time, developers and projects, over the projects the caller sees. */
-  app.get('/api/v1/repos/overview', { config: SIGNED_IN }, async (request) => {
+  app.get('/api/v1/repos/overview', { config: SIGNED_IN, schema: { response: overviewResponse } }, async (request) => {
     return { data: await repoOverview(db, await memberOf(request)) };
   });
 
-  app.get<{ Params: { project_id: number } }>('/api/v1/repos/:project_id', { config: SIGNED_IN, schema: { params: projectParam } }, async (request) => {
+  app.get<{ Params: { project_id: number } }>('/api/v1/repos/:project_id', { config: SIGNED_IN, schema: { params: projectParam, response: projectResponse } }, async (request) => {
     const a = await access(request, request.params.project_id, { isTokenAllowed: false });
     return { data: await repoProjectDto(db, a.project.enterprise_id, a.viewer, a.project.id) };
   });
@@ -94,17 +95,17 @@ export default async function repoRoutes(app: FastifyInstance) {
   // ---- tokens ---------------------------------------------------------------------------
 
   /** A new token for CI: shown once in this answer; only its SHA-256 is kept. The owner or an administrator. */
-  app.post<{ Params: { project_id: number } }>('/api/v1/repos/:project_id/tokens', { config: SIGNED_IN, schema: { params: projectParam } }, async (request) => {
+  app.post<{ Params: { project_id: number } }>('/api/v1/repos/:project_id/tokens', { config: SIGNED_IN, schema: { params: projectParam, response: newTokenResponse } }, async (request) => {
     const a = await access(request, request.params.project_id, { isTokenAllowed: false });
     return { data: await createRepoToken(db, a) };
   });
 
-  app.get<{ Params: { project_id: number } }>('/api/v1/repos/:project_id/tokens', { config: SIGNED_IN, schema: { params: projectParam } }, async (request) => {
+  app.get<{ Params: { project_id: number } }>('/api/v1/repos/:project_id/tokens', { config: SIGNED_IN, schema: { params: projectParam, response: tokensResponse } }, async (request) => {
     const a = await access(request, request.params.project_id, { isTokenAllowed: false });
     return { data: await repoTokens(db, a) };
   });
 
-  app.delete<{ Params: { project_id: number; token_id: number } }>('/api/v1/repos/:project_id/tokens/:token_id', { config: SIGNED_IN, schema: { params: tokenParams } }, async (request) => {
+  app.delete<{ Params: { project_id: number; token_id: number } }>('/api/v1/repos/:project_id/tokens/:token_id', { config: SIGNED_IN, schema: { params: tokenParams, response: revokedResponse } }, async (request) => {
     const a = await access(request, request.params.project_id, { isTokenAllowed: false });
     await revokeRepoToken(db, a, request.params.token_id);
     return { data: { revoked: true } };
@@ -113,7 +114,7 @@ export default async function repoRoutes(app: FastifyInstance) {
   // ---- commits --------------------------------------------------------------------------
 
   /** The commit ids already registered (the CLI and the browser walk only the others). Session or token. */
-  app.get<{ Params: { project_id: number } }>('/api/v1/repos/:project_id/known-commits', { schema: { params: projectParam } }, async (request) => {
+  app.get<{ Params: { project_id: number } }>('/api/v1/repos/:project_id/known-commits', { schema: { params: projectParam, response: knownCommitsResponse } }, async (request) => {
     const a = await access(request, request.params.project_id, { isTokenAllowed: true });
     return { data: await knownCommitIds(db, a) };
   });
@@ -121,7 +122,7 @@ export default async function repoRoutes(app: FastifyInstance) {
   /** A batch of commit records (oldest first, at most COMMIT_BATCH_MAX), by session or project token: all registered or none. */
   app.post<{ Params: { project_id: number }; Body: { commits: unknown[] } }>(
     '/api/v1/repos/:project_id/commits',
-    { bodyLimit: 8 * 1024 * 1024, schema: { params: projectParam, body: body({ commits: { type: 'array', minItems: 1, maxItems: COMMIT_BATCH_MAX, items: {} } }, ['commits']) } },
+    { bodyLimit: 8 * 1024 * 1024, schema: { params: projectParam, body: body({ commits: { type: 'array', minItems: 1, maxItems: COMMIT_BATCH_MAX, items: {} } }, ['commits']), response: batchResponse } },
     async (request) => {
       const a = await access(request, request.params.project_id, { isTokenAllowed: true });
       return { data: await registerCommitBatch(db, config, app.registerEntries, a, request.body.commits, requestLocale(request)) };
@@ -135,6 +136,7 @@ export default async function repoRoutes(app: FastifyInstance) {
       schema: {
         params: projectParam,
         querystring: { type: 'object', properties: { ...paging, author: { type: 'string', maxLength: 100 }, from: maxSafe, to: maxSafe, ref: { type: 'string', maxLength: 300 }, q: { type: 'string', maxLength: 80 } } },
+        response: commitPageResponse,
       },
     },
     async (request) => {
@@ -144,7 +146,7 @@ export default async function repoRoutes(app: FastifyInstance) {
   );
 
   /** The branches and tags the last pushes reported, and the force-pushes detected. Session or token. */
-  app.get<{ Params: { project_id: number } }>('/api/v1/repos/:project_id/refs', { schema: { params: projectParam } }, async (request) => {
+  app.get<{ Params: { project_id: number } }>('/api/v1/repos/:project_id/refs', { schema: { params: projectParam, response: refsResponse } }, async (request) => {
     const a = await access(request, request.params.project_id, { isTokenAllowed: true });
     return { data: await projectRefs(db, a.project.id) };
   });
@@ -165,6 +167,7 @@ export default async function repoRoutes(app: FastifyInstance) {
           },
           ['refs'],
         ),
+        response: refsUpdateResponse,
       },
     },
     async (request) => {
@@ -173,7 +176,7 @@ export default async function repoRoutes(app: FastifyInstance) {
     },
   );
 
-  app.get<{ Params: { project_id: number; commit_id: string } }>('/api/v1/repos/:project_id/commits/:commit_id', { schema: { params: commitParams } }, async (request) => {
+  app.get<{ Params: { project_id: number; commit_id: string } }>('/api/v1/repos/:project_id/commits/:commit_id', { schema: { params: commitParams, response: commitResponse } }, async (request) => {
     const a = await access(request, request.params.project_id, { isTokenAllowed: true });
     return { data: commitDto(await commitOr404(db, a, request.params.commit_id)) };
   });
