@@ -70,5 +70,11 @@ describe('api client', () => {
     expect(onExpired).not.toHaveBeenCalled();
     await api.put('/v1/users/name', { name: 'x' }).catch(() => undefined);
     expect(onExpired).toHaveBeenCalledTimes(1);
+    // The routes a CI token may call answer 401 token_invalid without a session: the same.
+    vi.stubGlobal('fetch', answer(401, '{"message":"token_invalid"}'));
+    const expired = (await api.get('/v1/repos/1/commits').catch((e: unknown) => e)) as ApiError;
+    expect(expired.key).toBe('token_invalid');
+    expect(expired.status).toBe(401);
+    expect(onExpired).toHaveBeenCalledTimes(2);
   });
 });

@@ -132,13 +132,22 @@ export async function request<T>(method: string, path: string, options: RequestO
     if (body && typeof body === 'object' && !Array.isArray(body) && 'data' in body) return (body as { data: T }).data;
     return body as T;
   }
-  if (response.status === 400 || response.status === 500) {
+  if (isEnvelopeStatus(response.status)) {
     const { message, fieldName } = readErrorBody(body);
-    const error = new ApiError({ status: response.status, kind: response.status === 400 ? 'client' : 'server', rawMessage: message, fieldName, body });
+    const error = new ApiError({ status: response.status, kind: response.status === 500 ? 'server' : 'client', rawMessage: message, fieldName, body });
     if (error.key === 'token_invalid' && !options.isSessionProbe) onSessionExpired?.();
     throw error;
   }
   throw new ApiError({ status: response.status, kind: 'exception', rawMessage: SERVER_EXCEPTION, body });
+}
+
+/**
+ * The statuses that carry the §7 failure envelope: 400 (a §8 key), 500, and 401 (the routes a
+ * CI token may also call answer token_invalid with 401 when there is neither a session nor a
+ * token: to the browser that is an expired session, as the 400 token_invalid is).
+ */
+export function isEnvelopeStatus(status: number): boolean {
+  return status === 400 || status === 401 || status === 500;
 }
 
 /**
@@ -162,9 +171,9 @@ export async function openEventStream(method: string, path: string, options: Req
   }
   if (response.status === 200 && response.body) return response.body;
   const body = await parseBody(response);
-  if (response.status === 400 || response.status === 500) {
+  if (isEnvelopeStatus(response.status)) {
     const { message, fieldName } = readErrorBody(body);
-    const error = new ApiError({ status: response.status, kind: response.status === 400 ? 'client' : 'server', rawMessage: message, fieldName, body });
+    const error = new ApiError({ status: response.status, kind: response.status === 500 ? 'server' : 'client', rawMessage: message, fieldName, body });
     if (error.key === 'token_invalid') onSessionExpired?.();
     throw error;
   }

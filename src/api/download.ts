@@ -21,7 +21,7 @@ export async function downloadFile(url: string, name: string): Promise<void> {
   const response = await fetch(url, { credentials: 'include' });
   if (response.status !== 200) {
     const body = (await response.json().catch(() => null)) as { message?: string; field_name?: string } | null;
-    throw new ApiError({ status: response.status, kind: response.status === 400 ? 'client' : 'exception', rawMessage: body?.message ?? SERVER_EXCEPTION, fieldName: body?.field_name, body });
+    throw new ApiError({ status: response.status, kind: response.status === 400 || response.status === 401 ? 'client' : 'exception', rawMessage: body?.message ?? SERVER_EXCEPTION, fieldName: body?.field_name, body });
   }
   const blob = await response.blob();
   saveFile(name, blob, blob.type);

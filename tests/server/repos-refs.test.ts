@@ -150,8 +150,8 @@ describe('branches, tags and force-pushes', () => {
     const other = await ownerWithEnterprise(h, `分支外企业${process.pid}`);
     expectError(await h.request({ method: 'GET', url: `/api/v1/repos/${projectId}/refs`, cookie: other.cookie }), 400, 'not_found', 'project_id');
     expectError(await put(other.cookie, [{ ref: 'refs/heads/evil', commit: record.commit }]), 400, 'not_found', 'project_id');
-    expectError(await h.request({ method: 'GET', url: `/api/v1/repos/${projectId}/refs` }), 400, 'token_invalid');
-    expectError(await h.request({ method: 'PUT', url: `/api/v1/repos/${projectId}/refs`, body: { refs: [{ ref: 'refs/heads/evil', commit: record.commit }] } }), 400, 'token_invalid');
+    expectError(await h.request({ method: 'GET', url: `/api/v1/repos/${projectId}/refs` }), 401, 'token_invalid');
+    expectError(await h.request({ method: 'PUT', url: `/api/v1/repos/${projectId}/refs`, body: { refs: [{ ref: 'refs/heads/evil', commit: record.commit }] } }), 401, 'token_invalid');
     expect((await refsOf(projectId, owner.cookie)).refs.map((r) => r.name)).toEqual(['refs/heads/main']);
   });
 });

@@ -189,6 +189,19 @@ describe('project tokens', () => {
     expectError(await push(second.project_id, [fakeRecord()], { token }), 401, 'token_invalid');
     expectError(await push(project.project_id, [fakeRecord()], { token: `pvt_${'A'.repeat(43)}` }), 401, 'token_invalid');
     expectError(await push(project.project_id, [fakeRecord()], { token: 'garbage' }), 401, 'token_invalid');
+    // Neither a session nor a token, on every route that takes a token: 401 token_invalid as a wrong token, never 400; nothing written.
+    const anonymous = [
+      { method: 'GET', url: `/api/v1/repos/${project.project_id}/known-commits` },
+      { method: 'GET', url: `/api/v1/repos/${project.project_id}/commits` },
+      { method: 'POST', url: `/api/v1/repos/${project.project_id}/commits`, body: { commits: [fakeRecord()] } },
+      { method: 'GET', url: `/api/v1/repos/${project.project_id}/refs` },
+      { method: 'PUT', url: `/api/v1/repos/${project.project_id}/refs`, body: { refs: [] } },
+      { method: 'GET', url: `/api/v1/repos/${project.project_id}/commits/${'a'.repeat(40)}` },
+      { method: 'GET', url: `/api/v1/repos/${project.project_id}/commits/${'a'.repeat(40)}/proof` },
+    ] as const;
+    for (const call of anonymous) expectError(await h.request(call), 401, 'token_invalid');
+    // A stale session cookie is no credential either.
+    expectError(await h.request({ method: 'GET', url: `/api/v1/repos/${project.project_id}/known-commits`, cookie: 'provena_session=stale' }), 401, 'token_invalid');
     // A token cannot make tokens or read the project page.
     expectError(await h.request({ method: 'POST', url: `/api/v1/repos/${project.project_id}/tokens`, headers: { authorization: `Bearer ${token}` } }), 400, 'token_invalid');
 
@@ -201,10 +214,11 @@ describe('project tokens', () => {
     const live = await newToken(project.project_id, dev.cookie);
     expect((await h.request({ method: 'PUT', url: '/api/v1/enterprises/employees', body: { employee_id: dev.employeeId, status: 4 }, cookie: owner.cookie })).statusCode).toBe(200);
     expectError(await push(project.project_id, [fakeRecord()], { token: live.token }), 403, 'forbidden');
-    // (Freezing ends the member's sessions: token_invalid; had it lived on, requireMember says forbidden.)
+    // (Freezing ends the member's sessions: 401 token_invalid on this route that also takes a token, as with
+    // no credentials at all; had the session lived on, requireMember says 403 forbidden.)
     const bySession = await push(project.project_id, [fakeRecord()], { cookie: dev.cookie });
-    expect([400, 403]).toContain(bySession.statusCode);
-    expect(['token_invalid', 'forbidden']).toContain(bySession.json().message);
+    expect([401, 403]).toContain(bySession.statusCode);
+    expect(bySession.json().message).toBe(bySession.statusCode === 401 ? 'token_invalid' : 'forbidden');
     expect(await entryCount()).toBe(before);
   });
 });

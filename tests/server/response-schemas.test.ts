@@ -22,6 +22,7 @@ const NOT_JSON = new Set([
   'GET /api/v1/operator/partner-contracts/export', // CSV or XLSX
   'POST /api/v1/gpt/conversations/:id/messages', // Server-Sent Events
   'POST /api/v1/gpt/conversations/:id/regenerate', // Server-Sent Events
+  'PUT /api/v1/gpt/conversations/:id/messages/last', // Server-Sent Events
   'POST /api/v1/storage/uploads', // tus protocol (headers)
   'OPTIONS /api/v1/storage/uploads', // tus protocol (headers)
   'PATCH /api/v1/storage/uploads/:id', // tus protocol (headers)
@@ -54,12 +55,6 @@ const PENDING = new Set<string>([
   'GET /api/v1/explorer/blocks/:height/entries',
   'GET /api/v1/explorer/entries/:dna',
   'POST /api/v1/files',
-  'POST /api/v1/operator/tokens',
-  'GET /api/v1/operator/audit',
-  'DELETE /api/v1/operator/tokens',
-  'GET /api/v1/operator/me',
-  'GET /api/v1/operator/applications',
-  'PUT /api/v1/operator/applications/:id',
   'GET /api/v1/storage/files',
   'GET /api/v1/credits/summary',
   'GET /api/v1/credits/movements',
@@ -75,45 +70,12 @@ const PENDING = new Set<string>([
   'GET /api/v1/assets',
   'GET /api/v1/assets/registrants',
   'GET /api/v1/assets/:dna',
-  'POST /api/v1/repos',
-  'GET /api/v1/repos',
-  'GET /api/v1/repos/:project_id/refs',
-  'PUT /api/v1/repos/:project_id/refs',
-  'GET /api/v1/repos/overview',
-  'GET /api/v1/repos/:project_id',
-  'POST /api/v1/repos/:project_id/tokens',
-  'GET /api/v1/repos/:project_id/tokens',
-  'DELETE /api/v1/repos/:project_id/tokens/:token_id',
-  'GET /api/v1/repos/:project_id/known-commits',
-  'POST /api/v1/repos/:project_id/commits',
-  'GET /api/v1/repos/:project_id/commits',
-  'GET /api/v1/repos/:project_id/commits/:commit_id',
   'GET /api/v1/home/summary',
   'GET /api/v1/home/activity',
-  'POST /api/v1/applications',
-  'GET /api/v1/applications',
-  'GET /api/v1/applications/:application_id',
-  'PUT /api/v1/applications/:application_id',
-  'DELETE /api/v1/applications/:application_id',
-  'POST /api/v1/applications/:application_id/keys',
-  'DELETE /api/v1/applications/:application_id/keys/:key_id',
-  'GET /api/v1/applications/:application_id/files',
-  'GET /api/v1/applications/:application_id/files/:file_id',
-  'GET /api/v1/applications/:application_id/stats',
-  'GET /api/v1/applications/:application_id/transitions',
-  'GET /api/v1/applications/:application_id/alarms',
-  'PUT /api/v1/applications/:application_id/alarms/:alarm_id',
   'GET /api/v1/public/figures',
   'GET /api/v1/partners/total',
   'POST /api/v1/partners/contracts',
   'GET /api/v1/operator/partner-contracts',
-  'GET /api/v1/gpt/info',
-  'POST /api/v1/gpt/conversations',
-  'GET /api/v1/gpt/conversations',
-  'GET /api/v1/gpt/conversations/:id',
-  'PUT /api/v1/gpt/conversations/:id',
-  'DELETE /api/v1/gpt/conversations/:id',
-  'PUT /api/v1/gpt/conversations/:id/messages/last',
 ]);
 
 let h: Harness;

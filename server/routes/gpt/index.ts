@@ -1,13 +1,26 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { sql } from 'kysely';
-import { GPT_ATTACHMENT_MAX_BYTES, GPT_CONTENT_MAX, GPT_TITLE_MAX, type GptAttachment, type GptCitation, type GptConversationDetail, type GptConversationDto, type GptInfo, type GptMessageDto, type GptStreamEvent } from '../../../core/gpt.ts';
-import type { Paged } from '../../../core/api-types.ts';
-import { normalizeDigest } from '../../../core/ledger/package.ts';
-import { fail } from '../../errors.ts';
+import { GPT_ATTACHMENT_MAX_BYTES, GPT_CONTENT_MAX, GPT_TITLE_MAX, type GptAttachment, type GptCitation, type GptInfo, type GptStreamEvent } from '../../../core/gpt.ts';
 import type { MemberContext } from '../../plugins/enterprises.ts';
 import { requestLocale } from '../../locale.ts';
-import { hit } from '../../services/rate-limit.ts';
-import { body, idParam, pageOf, paging, SIGNED_IN } from '../schemas.ts';
+import {
+  addQuestion,
+  admitQuestion,
+  checkAttachment,
+  cleanContent,
+  conversationDetail,
+  conversationOf,
+  conversationPage,
+  createConversation,
+  deleteConversation,
+  dropAnswerAfter,
+  editLastQuestion,
+  lastQuestionOf,
+  messagesOf,
+  renameConversation,
+  storeAnswer,
+  type ConversationRow,
+} from '../../services/gpt-conversations.ts';
+import { anyObject, arrayOf, body, bool, idParam, nullableStr, num, obj, ok, pageOf, pageSchema, paging, SIGNED_IN, str } from '../schemas.ts';
 import { buildHelpIndex } from '../../gpt/help-index.ts';
 import { builtinEngine, openaiEngine, type Engine } from '../../gpt/engines.ts';
 import type { ToolContext } from '../../gpt/tools.ts';
@@ -34,23 +47,18 @@ const attachmentSchema = {
 const sendBody = body({ content: { type: 'string', maxLength: GPT_CONTENT_MAX }, attachment: attachmentSchema }, ['content']);
 const editBody = body({ content: { type: 'string', maxLength: GPT_CONTENT_MAX } }, ['content']);
 const renameBody = body({ title: { type: 'string', maxLength: GPT_TITLE_MAX } }, ['title']);
+// Response schemas (core/gpt.ts DTOs). A citation is kept whole: its fields depend on its kind.
+const conversationFields = { id: num, title: str, created_at: num, last_message_at: num, message_count: num };
+const messageSchema = obj({ id: num, role: str, content: str, citations: arrayOf(anyObject), status: str, engine: nullableStr, created_at: num });
+const infoResponse = ok(obj({ engine: str, model: nullableStr, sends_enterprise_data: bool }));
+const idResponse = ok(obj({ id: num }));
+const listResponse = ok(pageSchema(obj(conversationFields)));
+const detailResponse = ok(obj({ ...conversationFields, messages: arrayOf(messageSchema) }));
+const renameResponse = ok(obj({ id: num, title: str }));
 const listQuery = { type: 'object', properties: { ...paging, keyword: { type: 'string', maxLength: 100 } } } as const;
 
-type ConversationRow = { id: number; title: string; created_at: number; last_message_at: number; user_id: number; enterprise_id: number };
-
-function escapeLike(text: string): string {
-  return `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-}
-
-function monthStart(now: number): number {
-  const d = new Date(now);
-  return Date.UTC(d.getUTCFullYear(), d.getUTCMonth(), 1);
-}
-
 /**
- * The chat assistant. A member's conversations belong to them in their current
- * enterprise: nobody else reads, renames, continues or deletes them (another's id is
- * not_found). A question is answered as Server-Sent Events: `data:` lines with JSON
+ * The chat assistant (conversations and their storage: services/gpt-conversations.ts). A question is answered as Server-Sent Events: `data:` lines with JSON
  * `{delta}` (and `{tool}` while a tool runs), then `{done, message_id, citations, status}`;
  * comment lines keep proxies from cutting a quiet stream. When the client goes away the
  * engine is aborted (the outside model's request too) and what came is kept as 'stopped'.
@@ -62,32 +70,7 @@ export default async function gptRoutes(app: FastifyInstance) {
   const chunkMs = Number(process.env.GPT_BUILTIN_CHUNK_MS ?? 25);
   app.decorate('gptEngine', env.llm.baseUrl ? openaiEngine(help, env.llm) : builtinEngine(help, { chunkMs: Number.isFinite(chunkMs) && chunkMs >= 0 ? chunkMs : 25 }));
 
-  async function conversationOf(m: MemberContext, id: number): Promise<ConversationRow> {
-    const row = await db
-      .selectFrom('gpt_conversations')
-      .select(['id', 'title', 'created_at', 'last_message_at', 'user_id', 'enterprise_id'])
-      .where('id', '=', id)
-      .where('user_id', '=', m.user.id)
-      .where('enterprise_id', '=', m.employee.enterprise_id)
-      .executeTakeFirst();
-    if (!row) fail('not_found', 'id');
-    return row;
-  }
-
-  async function messagesOf(conversationId: number): Promise<GptMessageDto[]> {
-    const rows = await db.selectFrom('gpt_messages').selectAll().where('conversation_id', '=', conversationId).orderBy('id').execute();
-    return rows.map((r) => ({
-      id: Number(r.id),
-      role: r.role as 'user' | 'assistant',
-      content: r.content,
-      citations: JSON.parse(r.citations) as GptCitation[],
-      status: r.status as GptMessageDto['status'],
-      engine: (r.engine as GptMessageDto['engine']) ?? null,
-      created_at: Number(r.created_at),
-    }));
-  }
-
-  app.get('/api/v1/gpt/info', { config: SIGNED_IN }, async (request) => {
+  app.get('/api/v1/gpt/info', { config: SIGNED_IN, schema: { response: infoResponse } }, async (request) => {
     await app.requireMember(request, 'member');
     const engine = app.gptEngine;
     const data: GptInfo = { engine: engine.name, model: engine.model, sends_enterprise_data: engine.sendsEnterpriseData };
@@ -95,91 +78,29 @@ export default async function gptRoutes(app: FastifyInstance) {
   });
 
   /** A new, empty conversation (its title comes from the first question). Takes no input. */
-  app.post('/api/v1/gpt/conversations', { config: SIGNED_IN }, async (request) => {
-    const m = await app.requireMember(request, 'member');
-    const now = Date.now();
-    const row = await db
-      .insertInto('gpt_conversations')
-      .values({ enterprise_id: m.employee.enterprise_id, user_id: m.user.id, title: '', created_at: now, last_message_at: now })
-      .returning('id')
-      .executeTakeFirstOrThrow();
-    return { data: { id: Number(row.id) } };
+  app.post('/api/v1/gpt/conversations', { config: SIGNED_IN, schema: { response: idResponse } }, async (request) => {
+    return { data: await createConversation(db, await app.requireMember(request, 'member')) };
   });
 
-  app.get<{ Querystring: { page?: number; page_size?: number; keyword?: string } }>('/api/v1/gpt/conversations', { config: SIGNED_IN, schema: { querystring: listQuery } }, async (request) => {
+  app.get<{ Querystring: { page?: number; page_size?: number; keyword?: string } }>('/api/v1/gpt/conversations', { config: SIGNED_IN, schema: { querystring: listQuery, response: listResponse } }, async (request) => {
     const m = await app.requireMember(request, 'member');
-    const { page, size, offset } = pageOf(request.query, app.config.tablePageSize);
-    let q = db.selectFrom('gpt_conversations as c').where('c.user_id', '=', m.user.id).where('c.enterprise_id', '=', m.employee.enterprise_id);
-    const keyword = request.query.keyword?.trim();
-    if (keyword) {
-      const like = escapeLike(keyword.toLowerCase());
-      q = q.where((eb) =>
-        eb.or([
-          eb(sql`lower(c.title)`, 'like', sql`${like} escape '\\'`),
-          eb.exists(eb.selectFrom('gpt_messages as gm').select('gm.id').whereRef('gm.conversation_id', '=', 'c.id').where(sql<boolean>`lower(gm.content) like ${like} escape '\\'`)),
-        ]),
-      );
-    }
-    const total = await q.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
-    const rows = await q
-      .select(['c.id', 'c.title', 'c.created_at', 'c.last_message_at', (eb) => eb.selectFrom('gpt_messages as gm').select((e) => e.fn.countAll<number>().as('n')).whereRef('gm.conversation_id', '=', 'c.id').as('message_count')])
-      .orderBy('c.last_message_at', 'desc')
-      .orderBy('c.id', 'desc')
-      .limit(size)
-      .offset(offset)
-      .execute();
-    const items: GptConversationDto[] = rows.map((r) => ({ id: Number(r.id), title: r.title, created_at: Number(r.created_at), last_message_at: Number(r.last_message_at), message_count: Number(r.message_count ?? 0) }));
-    const data: Paged<GptConversationDto> = { items, page, page_size: size, total: Number(total.n) };
-    return { data };
+    return { data: await conversationPage(db, m, pageOf(request.query, app.config.tablePageSize), request.query.keyword) };
   });
 
-  app.get<{ Params: { id: number } }>('/api/v1/gpt/conversations/:id', { config: SIGNED_IN, schema: { params: idParam('id') } }, async (request) => {
+  app.get<{ Params: { id: number } }>('/api/v1/gpt/conversations/:id', { config: SIGNED_IN, schema: { params: idParam('id'), response: detailResponse } }, async (request) => {
     const m = await app.requireMember(request, 'member');
-    const c = await conversationOf(m, request.params.id);
-    const messages = await messagesOf(c.id);
-    const data: GptConversationDetail = { id: Number(c.id), title: c.title, created_at: Number(c.created_at), last_message_at: Number(c.last_message_at), message_count: messages.length, messages };
-    return { data };
+    return { data: await conversationDetail(db, m, request.params.id) };
   });
 
-  app.put<{ Params: { id: number }; Body: { title: string } }>('/api/v1/gpt/conversations/:id', { config: SIGNED_IN, schema: { params: idParam('id'), body: renameBody } }, async (request) => {
+  app.put<{ Params: { id: number }; Body: { title: string } }>('/api/v1/gpt/conversations/:id', { config: SIGNED_IN, schema: { params: idParam('id'), body: renameBody, response: renameResponse } }, async (request) => {
     const m = await app.requireMember(request, 'member');
-    const title = request.body.title.trim();
-    if (!title) fail('required', 'title');
-    const c = await conversationOf(m, request.params.id);
-    await db.updateTable('gpt_conversations').set({ title }).where('id', '=', c.id).execute();
-    return { data: { id: Number(c.id), title } };
+    return { data: await renameConversation(db, m, request.params.id, request.body.title) };
   });
 
-  app.delete<{ Params: { id: number } }>('/api/v1/gpt/conversations/:id', { config: SIGNED_IN, schema: { params: idParam('id') } }, async (request) => {
+  app.delete<{ Params: { id: number } }>('/api/v1/gpt/conversations/:id', { config: SIGNED_IN, schema: { params: idParam('id'), response: idResponse } }, async (request) => {
     const m = await app.requireMember(request, 'member');
-    const c = await conversationOf(m, request.params.id);
-    await db.transaction().execute(async (trx) => {
-      await trx.deleteFrom('gpt_messages').where('conversation_id', '=', c.id).execute();
-      await trx.deleteFrom('gpt_conversations').where('id', '=', c.id).execute();
-    });
-    return { data: { id: Number(c.id) } };
+    return { data: await deleteConversation(db, m, request.params.id) };
   });
-
-  /** Per-user and per-enterprise questions a minute, and the enterprise's tokens this month. */
-  async function admit(m: MemberContext): Promise<void> {
-    const now = Date.now();
-    if (!(await hit(db, `gpt:user:${m.user.id}`, env.llm.userPerMinute, 60_000, now))) fail('too_frequent_operation', 'content');
-    if (!(await hit(db, `gpt:enterprise:${m.employee.enterprise_id}`, env.llm.enterprisePerMinute, 60_000, now))) fail('too_frequent_operation', 'content');
-    const used = await db
-      .selectFrom('gpt_usage')
-      .select((eb) => eb.fn.coalesce(eb.fn.sum<number>(sql`prompt_tokens + completion_tokens`), sql<number>`0`).as('n'))
-      .where('enterprise_id', '=', m.employee.enterprise_id)
-      .where('created_at', '>=', monthStart(now))
-      .executeTakeFirstOrThrow();
-    if (Number(used.n) >= env.llm.monthlyTokens) fail('assistant_budget_exhausted', 'content');
-  }
-
-  function checkAttachment(a: GptAttachment | undefined): GptAttachment | undefined {
-    if (!a) return undefined;
-    if (!normalizeDigest(a.original_hash)) fail('verify_file_not_found', 'original_hash');
-    if (!/^[A-Za-z0-9+/]*={0,2}$/.test(a.proof_base64) || a.proof_base64.length === 0) fail('no_proof_package', 'proof_base64');
-    return a;
-  }
 
   /**
    * Answers the conversation's last question as an event stream and stores the answer. The
@@ -188,7 +109,7 @@ export default async function gptRoutes(app: FastifyInstance) {
    */
   async function stream(request: FastifyRequest, reply: FastifyReply, m: MemberContext, c: ConversationRow, question: string, attachment: GptAttachment | undefined) {
     const locale = requestLocale(request);
-    const history = (await messagesOf(c.id)).filter((x) => x.status !== 'error');
+    const history = (await messagesOf(db, c.id)).filter((x) => x.status !== 'error');
     // The question itself is the last stored message; the engine gets what came before it.
     history.pop();
     const engine = app.gptEngine;
@@ -236,22 +157,9 @@ export default async function gptRoutes(app: FastifyInstance) {
     } finally {
       clearInterval(keepAlive);
     }
-    const now = Date.now();
     if (usage.completionTokens === 0 && content) usage.completionTokens = Math.ceil(content.length / 2);
     try {
-      const saved = await db.transaction().execute(async (trx) => {
-        const row = await trx
-          .insertInto('gpt_messages')
-          .values({ conversation_id: c.id, role: 'assistant', content, citations: JSON.stringify(citations), status, engine: engine.name, created_at: now })
-          .returning('id')
-          .executeTakeFirstOrThrow();
-        await trx.updateTable('gpt_conversations').set({ last_message_at: now }).where('id', '=', c.id).execute();
-        await trx
-          .insertInto('gpt_usage')
-          .values({ enterprise_id: m.employee.enterprise_id, user_id: m.user.id, conversation_id: c.id, engine: engine.name, model: engine.model ?? '', prompt_tokens: usage.promptTokens, completion_tokens: usage.completionTokens, created_at: now })
-          .execute();
-        return row;
-      });
+      const saved = await storeAnswer(db, m, c, { content, citations, status, engine: engine.name, model: engine.model, ...usage });
       if (status !== 'error') send({ done: true, message_id: Number(saved.id), citations, status });
     } catch (error) {
       // The conversation was deleted while it answered (or the database failed): the stream still ends.
@@ -262,21 +170,6 @@ export default async function gptRoutes(app: FastifyInstance) {
     }
   }
 
-  async function addQuestion(c: ConversationRow, content: string): Promise<void> {
-    const now = Date.now();
-    await db.transaction().execute(async (trx) => {
-      await trx.insertInto('gpt_messages').values({ conversation_id: c.id, role: 'user', content, citations: '[]', status: 'done', engine: null, created_at: now }).execute();
-      const title = c.title || Array.from(content.replace(/\s+/g, ' ').trim()).slice(0, 40).join('');
-      await trx.updateTable('gpt_conversations').set({ last_message_at: now, title }).where('id', '=', c.id).execute();
-    });
-  }
-
-  function cleanContent(raw: string): string {
-    const content = raw.trim();
-    if (!content) fail('required', 'content');
-    return content;
-  }
-
   app.post<{ Params: { id: number }; Body: { content: string; attachment?: GptAttachment } }>(
     '/api/v1/gpt/conversations/:id/messages',
     { config: SIGNED_IN, bodyLimit: GPT_ATTACHMENT_MAX_BYTES * 2, schema: { params: idParam('id'), body: sendBody } },
@@ -284,9 +177,9 @@ export default async function gptRoutes(app: FastifyInstance) {
       const m = await app.requireMember(request, 'member');
       const content = cleanContent(request.body.content);
       const attachment = checkAttachment(request.body.attachment);
-      const c = await conversationOf(m, request.params.id);
-      await admit(m);
-      await addQuestion(c, content);
+      const c = await conversationOf(db, m, request.params.id);
+      await admitQuestion(db, env.llm, m);
+      await addQuestion(db, c, content);
       await stream(request, reply, m, c, content, attachment);
     },
   );
@@ -294,11 +187,10 @@ export default async function gptRoutes(app: FastifyInstance) {
   /** Answers the last question again: the answer after it (if any) is replaced. */
   app.post<{ Params: { id: number } }>('/api/v1/gpt/conversations/:id/regenerate', { config: SIGNED_IN, schema: { params: idParam('id') } }, async (request, reply) => {
     const m = await app.requireMember(request, 'member');
-    const c = await conversationOf(m, request.params.id);
-    const lastQuestion = await db.selectFrom('gpt_messages').select(['id', 'content']).where('conversation_id', '=', c.id).where('role', '=', 'user').orderBy('id', 'desc').executeTakeFirst();
-    if (!lastQuestion) fail('not_found', 'id');
-    await admit(m);
-    await db.deleteFrom('gpt_messages').where('conversation_id', '=', c.id).where('id', '>', lastQuestion.id).execute();
+    const c = await conversationOf(db, m, request.params.id);
+    const lastQuestion = await lastQuestionOf(db, c);
+    await admitQuestion(db, env.llm, m);
+    await dropAnswerAfter(db, c, lastQuestion.id);
     await stream(request, reply, m, c, lastQuestion.content, undefined);
   });
 
@@ -309,14 +201,10 @@ export default async function gptRoutes(app: FastifyInstance) {
     async (request, reply) => {
       const m = await app.requireMember(request, 'member');
       const content = cleanContent(request.body.content);
-      const c = await conversationOf(m, request.params.id);
-      const lastQuestion = await db.selectFrom('gpt_messages').select('id').where('conversation_id', '=', c.id).where('role', '=', 'user').orderBy('id', 'desc').executeTakeFirst();
-      if (!lastQuestion) fail('not_found', 'id');
-      await admit(m);
-      await db.transaction().execute(async (trx) => {
-        await trx.deleteFrom('gpt_messages').where('conversation_id', '=', c.id).where('id', '>', lastQuestion.id).execute();
-        await trx.updateTable('gpt_messages').set({ content, created_at: Date.now() }).where('id', '=', lastQuestion.id).execute();
-      });
+      const c = await conversationOf(db, m, request.params.id);
+      const lastQuestion = await lastQuestionOf(db, c);
+      await admitQuestion(db, env.llm, m);
+      await editLastQuestion(db, c, lastQuestion.id, content);
       await stream(request, reply, m, c, content, undefined);
     },
   );

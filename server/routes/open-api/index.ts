@@ -1,14 +1,13 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import swagger from '@fastify/swagger';
-import { FILE_BATCH_MAX, HEADER, SIGNATURE_WINDOW_SECONDS, type ApplicationFileDto } from '../../../core/applications.ts';
+import { FILE_BATCH_MAX, HEADER, SIGNATURE_WINDOW_SECONDS } from '../../../core/applications.ts';
 import { isProofStatusGenerated } from '../../../core/vault.ts';
-import { DNA_PATTERN } from '../../../core/ledger/record.ts';
 import { ApiError, fail } from '../../errors.ts';
 import { keyringOf } from '../../keys/platform-keys.ts';
 import { requestLocale } from '../../locale.ts';
 import { contentDisposition } from '../../content-disposition.ts';
-import { isUniqueViolation } from '../../db/database.ts';
-import { authenticate, bumpStats, checkFileInput, fileDtos, filesQuery, fileDto, registerApplicationFile, registerApplicationFiles, requestFingerprint, type FileInput, type SignedCaller } from '../../services/applications.ts';
+import { authenticate, bumpStats, fileDtos, requestFingerprint, type SignedCaller } from '../../services/applications.ts';
+import { ownFile, registerFileBatch, registerOneFile, rememberAnswer, storedAnswer } from '../../services/open-api-calls.ts';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -17,45 +16,10 @@ declare module 'fastify' {
   }
 }
 
+import { identityExample, fileInput, fileEntry, errors, idempotencyHeader, security } from './schemas.ts';
+import { renderReference, type OpenApiDoc } from './reference.ts';
+
 export const OPEN_API_BASE = '/open-api/v1';
-
-const identityExample = '0x9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08.txt';
-const fileInput = {
-  type: 'object',
-  additionalProperties: false,
-  required: ['file_hash', 'name', 'size'],
-  properties: {
-    file_hash: { type: 'string', maxLength: 100, description: 'The file identity: 0x + SHA-256 in lowercase hex + the lowercase extension (§3). Only the hash travels: the bytes stay with the application.' },
-    name: { type: 'string', maxLength: 400, description: 'The file name as the application knows it.' },
-    size: { type: 'integer', minimum: 0, maximum: Number.MAX_SAFE_INTEGER, description: 'Size in bytes.' },
-    metadata: { type: ['object', 'null'], additionalProperties: true, description: 'Optional JSON object (at most 8 KiB serialised), kept with the entry.' },
-  },
-} as const;
-
-const fileEntry = {
-  type: 'object',
-  properties: {
-    file_id: { type: 'integer' },
-    application_id: { type: 'integer' },
-    dip_id: { type: 'string', description: 'The ledger entry (asset DNA).' },
-    name: { type: 'string' },
-    file_hash: { type: 'string' },
-    size: { type: 'integer' },
-    metadata: { type: ['object', 'null'], additionalProperties: true },
-    credits: { type: 'integer', description: 'Credits charged (credits.applicationFile).' },
-    proof_status: { type: 'integer', description: '1 registered, 2 sealed in a block, 3 anchored, 4 rendering, 5 certificate generated, 6 regenerated.' },
-    is_generated: { type: 'boolean', description: 'Whether the proof PDF can be fetched.' },
-    block_height: { type: ['integer', 'null'] },
-    registered_at: { type: 'integer', description: 'Milliseconds since the epoch.' },
-    duplicate: { type: 'boolean', description: 'True when this application had registered the same content before: the first entry is answered and nothing is charged.' },
-  },
-  required: ['file_id', 'dip_id', 'file_hash', 'proof_status', 'registered_at'],
-} as const;
-
-const errorBody = { type: 'object', properties: { message: { type: 'string', description: 'A §8 catalogue key, e.g. token_invalid, integrals_not_enough, invalid_param.' }, field_name: { type: 'string' } }, required: ['message'] } as const;
-const errors = { 400: { description: 'Refused: a §8 key on the field at fault.', ...errorBody }, 401: { description: 'The signature, key, timestamp or nonce was refused (field_name names the header).', ...errorBody } } as const;
-const idempotencyHeader = { type: 'object', properties: { [HEADER.idempotency]: { type: 'string', minLength: 1, maxLength: 200, description: 'A retried request with the same key answers the first result (kept 24 hours).' } } } as const;
-const security = [{ provenaKey: [], provenaSignature: [], provenaTimestamp: [], provenaNonce: [] }];
 
 /**
  * The open API for external applications, under /open-api/v1. Every request is
@@ -116,35 +80,11 @@ export default async function openApiRoutes(app: FastifyInstance) {
     const key = request.headers[HEADER.idempotency];
     if (typeof key !== 'string' || !key) return run();
     const fingerprint = requestFingerprint(request.method, request.url, request.rawBody ?? '');
-    const stored = await db.selectFrom('application_idempotency').selectAll().where('application_id', '=', caller.application.id).where('idem_key', '=', key).executeTakeFirst();
-    if (stored) {
-      if (stored.request_hash !== fingerprint) fail('invalid_param', HEADER.idempotency);
-      return reply.status(stored.status).header('idempotent-replayed', 'true').type('application/json').send(stored.response);
-    }
+    const stored = await storedAnswer(db, caller.application.id, key, fingerprint);
+    if (stored) return reply.status(stored.status).header('idempotent-replayed', 'true').type('application/json').send(stored.response);
     const result = await run();
-    try {
-      await db.insertInto('application_idempotency').values({ application_id: caller.application.id, idem_key: key, request_hash: fingerprint, status: 200, response: JSON.stringify(result), created_at: Date.now() }).execute();
-    } catch (error) {
-      if (!isUniqueViolation(error)) throw error;
-    }
+    await rememberAnswer(db, caller.application.id, key, fingerprint, result);
     return result;
-  }
-
-  /** One file: its registration or the §8 refusal; refusals count against the application's error rate. */
-  async function registerOne(request: FastifyRequest, caller: SignedCaller, item: unknown): Promise<{ fileId: number; duplicate: boolean; size: number }> {
-    const checked = checkFileInput(item);
-    if (!checked.ok) {
-      await bumpStats(db, caller.application.id, Date.now(), { refusals: 1 });
-      fail(checked.message, checked.field_name);
-    }
-    try {
-      const r = await registerApplicationFile(db, (i, t) => app.registerEntry(i, t), config, caller.application, checked.value, requestLocale(request));
-      await bumpStats(db, caller.application.id, Date.now(), r.duplicate ? {} : { registrations: 1, bytes: checked.value.size });
-      return { ...r, size: checked.value.size };
-    } catch (error) {
-      if (error instanceof ApiError) await bumpStats(db, caller.application.id, Date.now(), { refusals: 1 });
-      throw error;
-    }
   }
 
   app.post<{ Body: Record<string, unknown> }>(
@@ -163,7 +103,7 @@ export default async function openApiRoutes(app: FastifyInstance) {
     async (request, reply) =>
       idempotent(request, reply, async () => {
         const caller = callerOf(request);
-        const r = await registerOne(request, caller, request.body);
+        const r = await registerOneFile(db, (i, t) => app.registerEntry(i, t), config, caller, request.body, requestLocale(request));
         return { data: { ...(await fileDtos(db, [r.fileId])).get(r.fileId), duplicate: r.duplicate } };
       }),
   );
@@ -205,55 +145,7 @@ export default async function openApiRoutes(app: FastifyInstance) {
     async (request, reply) =>
       idempotent(request, reply, async () => {
         const caller = callerOf(request);
-        const outcomes: Array<{ index: number; fileId: number; duplicate: boolean } | { index: number; message: string; field_name?: string }> = [];
-        // Every item is checked first; the valid ones are registered together (one transaction
-        // of bulk statements), each answered at its index; the minute's counts are one upsert.
-        const valid: Array<{ index: number; input: FileInput }> = [];
-        let refusals = 0;
-        for (const [index, item] of request.body.items.entries()) {
-          const checked = checkFileInput(item);
-          if (checked.ok) valid.push({ index, input: checked.value });
-          else {
-            refusals += 1;
-            outcomes[index] = { index, message: checked.message, field_name: checked.field_name };
-          }
-        }
-        let registrations = 0;
-        let bytes = 0;
-        if (valid.length) {
-          try {
-            const results = await registerApplicationFiles(
-              db,
-              (i, t) => app.registerEntries(i, t),
-              (i, t) => app.registerEntry(i, t),
-              config,
-              caller.application,
-              valid.map((v) => v.input),
-              requestLocale(request),
-            );
-            results.forEach((r, k) => {
-              const { index, input } = valid[k]!;
-              if (r.ok) {
-                outcomes[index] = { index, fileId: r.fileId, duplicate: r.duplicate };
-                if (!r.duplicate) {
-                  registrations += 1;
-                  bytes += input.size;
-                }
-              } else {
-                refusals += 1;
-                outcomes[index] = { index, message: r.error.key, ...(r.error.field ? { field_name: r.error.field } : {}) };
-              }
-            });
-          } catch (error) {
-            request.log.error({ err: error }, 'application batch failed');
-            for (const { index } of valid) outcomes[index] = { index, message: 'server error' };
-          }
-        }
-        if (registrations || bytes || refusals) await bumpStats(db, caller.application.id, Date.now(), { registrations, bytes, refusals });
-        const dtos = await fileDtos(db, outcomes.flatMap((o) => ('fileId' in o ? [o.fileId] : [])));
-        const results = outcomes.map((o) => ('fileId' in o ? { index: o.index, ok: true, file: { ...dtos.get(o.fileId), duplicate: o.duplicate } } : { index: o.index, ok: false, message: o.message, ...(o.field_name ? { field_name: o.field_name } : {}) }));
-        const registered = results.filter((r) => r.ok).length;
-        return { data: { results, registered, refused: results.length - registered } };
+        return { data: await registerFileBatch(db, (i, t) => app.registerEntries(i, t), (i, t) => app.registerEntry(i, t), config, caller, request.body.items, requestLocale(request), request.log) };
       }),
   );
 
@@ -280,19 +172,12 @@ export default async function openApiRoutes(app: FastifyInstance) {
     },
   );
 
-  async function ownFile(caller: SignedCaller, dna: string): Promise<ApplicationFileDto> {
-    if (!DNA_PATTERN.test(dna)) fail('not_found', 'dna');
-    const row = await filesQuery(db).where('f.application_id', '=', caller.application.id).where('f.dna', '=', dna).executeTakeFirst();
-    if (!row) fail('not_found', 'dna');
-    return fileDto(row as Parameters<typeof fileDto>[0]);
-  }
-
   const dnaParam = { type: 'object', properties: { dna: { type: 'string', maxLength: 64, description: 'The entry\'s DNA (dip_id).' } }, required: ['dna'] } as const;
 
   app.get<{ Params: { dna: string } }>(
     `${OPEN_API_BASE}/files/:dna`,
     { schema: { summary: 'Read an entry and its proof status', tags: ['files'], security, params: dnaParam, response: { 200: { type: 'object', properties: { data: fileEntry } }, ...errors } } },
-    async (request) => ({ data: await ownFile(callerOf(request), request.params.dna) }),
+    async (request) => ({ data: await ownFile(db, callerOf(request), request.params.dna) }),
   );
 
   app.get<{ Params: { dna: string } }>(
@@ -308,7 +193,7 @@ export default async function openApiRoutes(app: FastifyInstance) {
       },
     },
     async (request, reply) => {
-      const file = await ownFile(callerOf(request), request.params.dna);
+      const file = await ownFile(db, callerOf(request), request.params.dna);
       const proof = await db.selectFrom('proofs').select(['status', 'pdf']).where('dna', '=', file.dip_id).executeTakeFirstOrThrow();
       if (!isProofStatusGenerated(proof.status) || !proof.pdf) fail('proof_record_not_found', 'dna');
       return reply.header('content-type', 'application/pdf').header('content-disposition', contentDisposition(`provena-proof-${file.dip_id}.pdf`)).send(Buffer.from(proof.pdf));
@@ -318,19 +203,4 @@ export default async function openApiRoutes(app: FastifyInstance) {
   app.get(`${OPEN_API_BASE}/openapi.json`, { config: { isUnsigned: true }, schema: { hide: true } }, async () => app.swagger());
 
   app.get(`${OPEN_API_BASE}/docs`, { config: { isUnsigned: true }, schema: { hide: true } }, async (_request, reply) => reply.type('text/html; charset=utf-8').send(renderReference(app.swagger() as OpenApiDoc)));
-}
-
-type OpenApiDoc = { info: { title: string; version: string; description?: string }; paths: Record<string, Record<string, { summary?: string; description?: string; requestBody?: { content: Record<string, { schema: unknown }> }; responses?: Record<string, unknown> }>> };
-
-const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
-
-/** A plain, script-free reference page rendered from the generated document (so it can never disagree with it). */
-export function renderReference(doc: OpenApiDoc): string {
-  const ops = Object.entries(doc.paths).flatMap(([path, methods]) =>
-    Object.entries(methods).map(([method, op]) => {
-      const body = op.requestBody?.content['application/json']?.schema;
-      return `<section><h2><code>${method.toUpperCase()} ${escapeHtml(path)}</code> ${escapeHtml(op.summary ?? '')}</h2>${op.description ? `<p>${escapeHtml(op.description)}</p>` : ''}${body ? `<h3>Request body</h3><pre>${escapeHtml(JSON.stringify(body, null, 2))}</pre>` : ''}<h3>Responses</h3><pre>${escapeHtml(JSON.stringify(op.responses ?? {}, null, 2))}</pre></section>`;
-    }),
-  );
-  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1"><title>${escapeHtml(doc.info.title)}</title><style>body{font:15px/1.5 system-ui,sans-serif;max-width:60rem;margin:2rem auto;padding:0 1rem;color:#1f2933}pre{background:#f4f6f8;padding:.75rem;overflow:auto;font-size:13px}h2{font-size:1.1rem;border-top:1px solid #d9e2ec;padding-top:1rem}</style></head><body><h1>${escapeHtml(doc.info.title)} ${escapeHtml(doc.info.version)}</h1><p>${escapeHtml(doc.info.description ?? '')}</p><p><a href="openapi.json">openapi.json</a></p>${ops.join('')}</body></html>`;
 }

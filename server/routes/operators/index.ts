@@ -1,9 +1,9 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { APPLICATION_STATUS, EMPLOYEE_STATUS } from '../../../core/enterprise.ts';
+import { APPLICATION_STATUS } from '../../../core/enterprise.ts';
 import type { OperatorApplicationDto, OperatorJobsDto } from '../../../core/api-types.ts';
 import { fail } from '../../errors.ts';
 import { verifyPasswordOrDummy } from '../../services/passwords.ts';
-import { insertEnterprise } from '../../services/enterprises.ts';
+import { reviewApplication, type ReviewStatus } from '../../services/operator-review.ts';
 import {
   OPERATOR_COOKIE,
   OPERATOR_SESSION_TTL_MS,
@@ -23,11 +23,36 @@ import {
 import { hit } from '../../services/rate-limit.ts';
 import { lockedUntil, recordFailure, recordSuccess } from '../../services/lockout.ts';
 import { loadMasterKey } from '../../storage/file-store.ts';
-import { body } from '../schemas.ts';
+import { anyObject, arrayOf, body, nullableNum, nullableStr, num, obj, ok, okNull, str } from '../schemas.ts';
 
 /** Console login attempts per client address, whatever the login id (the same ceiling as members'). */
 export const OPERATOR_LOGIN_PER_ADDRESS = { limit: 30, windowMs: 10 * 60 * 1000 };
 const AUDIT_PAGE_SIZE_MAX = 100;
+
+// Response schemas. The login answers either `enroll` (first login) or the operator (with its recovery codes once).
+const operatorFields = { id: num, login_id: str, name: str };
+const loginResponse = ok(obj({ enroll: obj({ secret: str, uri: str }), ...operatorFields, recovery_codes: arrayOf(str) }));
+const meResponse = ok(obj(operatorFields));
+const auditResponse = ok(obj({ items: arrayOf(obj({ id: num, login_id: str, action: str, target: str, detail: anyObject, ip: str, created_at: num })), total: num, page: num, page_size: num }));
+const applicationsResponse = ok(
+  arrayOf(
+    obj({
+      id: num,
+      name: str,
+      status: num,
+      reason: str,
+      created_at: num,
+      license_no: str,
+      legal_person: str,
+      license_image_id: str,
+      apply_book_id: str,
+      organization_code_certificate_id: nullableStr,
+      applicant_phone: str,
+      applicant_name: str,
+    }),
+  ),
+);
+const reviewResponse = ok(obj({ id: num, status: num, enterprise_id: nullableNum }));
 
 const PARSED_FILE = /^0x[0-9a-f]{64}\.[a-z0-9]{1,16}$/;
 const CONTENT_TYPES: Record<string, string> = { pdf: 'application/pdf', jpg: 'image/jpeg', png: 'image/png', bmp: 'image/bmp', gif: 'image/gif' };
@@ -68,6 +93,7 @@ export default async function operatorRoutes(app: FastifyInstance) {
           },
           ['login_id', 'password'],
         ),
+        response: loginResponse,
       },
     },
     async (request, reply) => {
@@ -141,7 +167,7 @@ export default async function operatorRoutes(app: FastifyInstance) {
   // The audit log, newest first: every console login and decision.
   app.get<{ Querystring: { page?: number; page_size?: number } }>(
     '/api/v1/operator/audit',
-    { schema: { querystring: { type: 'object', properties: { page: { type: 'integer', minimum: 1, maximum: 100000 }, page_size: { type: 'integer', minimum: 1, maximum: AUDIT_PAGE_SIZE_MAX } } } } },
+    { schema: { querystring: { type: 'object', properties: { page: { type: 'integer', minimum: 1, maximum: 100000 }, page_size: { type: 'integer', minimum: 1, maximum: AUDIT_PAGE_SIZE_MAX } } }, response: auditResponse } },
     async (request) => {
       await requireOperator(request);
       const size = request.query.page_size ?? 50;
@@ -153,7 +179,7 @@ export default async function operatorRoutes(app: FastifyInstance) {
     },
   );
 
-  app.delete('/api/v1/operator/tokens', async (request, reply) => {
+  app.delete('/api/v1/operator/tokens', { schema: { response: okNull } }, async (request, reply) => {
     const token = request.cookies[OPERATOR_COOKIE];
     const op = await operatorOfSession(db, token);
     if (token) await db.deleteFrom('operator_sessions').where('id', '=', operatorTokenId(token)).execute();
@@ -172,14 +198,14 @@ export default async function operatorRoutes(app: FastifyInstance) {
     },
   );
 
-  app.get('/api/v1/operator/me', async (request) => {
+  app.get('/api/v1/operator/me', { schema: { response: meResponse } }, async (request) => {
     const op = await requireOperator(request);
     return { data: { id: op.id, login_id: op.login_id, name: op.name } };
   });
 
   app.get<{ Querystring: { status?: number } }>(
     '/api/v1/operator/applications',
-    { schema: { querystring: { type: 'object', properties: { status: { type: 'integer', minimum: 1, maximum: 3 } } } } },
+    { schema: { querystring: { type: 'object', properties: { status: { type: 'integer', minimum: 1, maximum: 3 } } }, response: applicationsResponse } },
     async (request) => {
       await requireOperator(request);
       let query = db
@@ -224,44 +250,14 @@ export default async function operatorRoutes(app: FastifyInstance) {
       schema: {
         params: { type: 'object', properties: { id: { type: 'integer' } }, required: ['id'] },
         body: body({ status: { type: 'integer', enum: [APPLICATION_STATUS.approved, APPLICATION_STATUS.rejected] }, reason: { type: 'string', maxLength: 500 } }, ['status']),
+        response: reviewResponse,
       },
     },
     async (request) => {
       const op = await requireOperator(request);
       const reason = (request.body.reason ?? '').trim();
       if (request.body.status === APPLICATION_STATUS.rejected && !reason) fail('required', 'reason');
-      const result = await db.transaction().execute(async (trx) => {
-        const application = await trx.selectFrom('enterprise_applications').selectAll().where('id', '=', request.params.id).executeTakeFirst();
-        if (!application) fail('not_found', 'id');
-        if (application.status !== APPLICATION_STATUS.pending) fail('invalid_param', 'status');
-        const now = Date.now();
-        let enterpriseId: number | null = null;
-        if (request.body.status === APPLICATION_STATUS.approved) {
-          const joined = await trx.selectFrom('employees').select('id').where('user_id', '=', application.user_id).where('status', '<>', EMPLOYEE_STATUS.rejected).executeTakeFirst();
-          if (joined && !app.config.multiCompany) fail('enterprise_already_join', 'id');
-          enterpriseId = await insertEnterprise(
-            trx,
-            application.user_id,
-            { name: application.name, license: application.license_no, legal_person: application.legal_person, license_image_id: application.license_image_id },
-            2,
-            { apply_book_id: application.apply_book_id, organization_code_certificate_id: application.organization_code_certificate_id },
-          );
-        }
-        await trx
-          .updateTable('enterprise_applications')
-          .set({ status: request.body.status, reason, enterprise_id: enterpriseId, reviewed_by: op.id, reviewed_at: now, updated_at: now })
-          .where('id', '=', application.id)
-          .execute();
-        await writeOperatorAudit(trx, {
-          operatorId: op.id,
-          loginId: op.login_id,
-          action: request.body.status === APPLICATION_STATUS.approved ? 'application_approved' : 'application_rejected',
-          target: `application:${application.id}`,
-          detail: { name: application.name, ...(enterpriseId ? { enterprise_id: enterpriseId } : {}), ...(reason ? { reason } : {}) },
-          ip: request.ip,
-        });
-        return { id: application.id, status: request.body.status, enterprise_id: enterpriseId };
-      });
+      const result = await reviewApplication(db, app.config, op, request.params.id, { status: request.body.status as ReviewStatus, reason }, request.ip);
       return { data: result };
     },
   );

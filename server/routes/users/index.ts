@@ -22,13 +22,13 @@ import type {
   RegisterBody,
   ResetBody,
 } from '../../../core/api-types.ts';
-import { isUniqueViolation } from '../../db/database.ts';
 import { ApiError, fail } from '../../errors.ts';
 import { hashPassword, verifyPassword, verifyPasswordOrDummy } from '../../services/passwords.ts';
 import { hit } from '../../services/rate-limit.ts';
 import { lockedUntil, recordFailure, recordSuccess, unlockAccount } from '../../services/lockout.ts';
 import { isLockedOut } from '../../services/enterprises.ts';
-import { findUserById, findUserByLoginId, findUserByPhone, pickIconColor, toUserDto, type UserRow } from '../../services/users.ts';
+import { findUserById, findUserByLoginId, findUserByPhone, toUserDto, type UserRow } from '../../services/users.ts';
+import { clearPasswordLocks, insertUser, openPhoneChange, renameUser, resetPassword, setLoginId, setPasswordHash, setPhone, withSmsCode } from '../../services/user-accounts.ts';
 import { body, code, envelope, name, okNull, password, phone, userDto, SIGNED_IN } from '../schemas.ts';
 
 /** Login attempts per client address, whatever the account: slows down spraying. */
@@ -56,16 +56,7 @@ export default async function userRoutes(app: FastifyInstance) {
     return user;
   }
 
-  /** Runs `action` after spending the SMS code, all in one transaction; a wrong code still counts as an attempt. */
-  async function withCode<T>(phoneNumber: string, type: number, validationCode: string, action: (trx: typeof db) => Promise<T>): Promise<T> {
-    const outcome = await db.transaction().execute(async (trx) => {
-      const error = await codes.consume(trx, phoneNumber, type, validationCode);
-      if (error) return { error };
-      return { value: await action(trx) };
-    });
-    if ('error' in outcome) throw outcome.error;
-    return outcome.value;
-  }
+  const withCode = <T>(phoneNumber: string, type: number, validationCode: string, action: (trx: typeof db) => Promise<T>) => withSmsCode(db, codes, phoneNumber, type, validationCode, action);
 
   async function guardLoginAddress(request: FastifyRequest) {
     if (!(await hit(db, `login-ip:${request.ip}`, LOGIN_PER_ADDRESS.limit * app.env.addressLimitFactor, LOGIN_PER_ADDRESS.windowMs))) {
@@ -119,9 +110,7 @@ export default async function userRoutes(app: FastifyInstance) {
       if (user.is_frozen || (await isLockedOut(db, user.id))) fail('employee_locked', 'login_id');
       // Code login works while the password is locked (someone else's guesses must not keep
       // the owner out), and proving the phone clears the password locks.
-      await withCode(loginId, SMS_TYPES.codeLogin, validationCode, async (trx) => {
-        await trx.updateTable('users').set({ failed_logins: 0, locked_until: 0 }).where('id', '=', user.id).execute();
-      });
+      await withCode(loginId, SMS_TYPES.codeLogin, validationCode, (trx) => clearPasswordLocks(trx, user.id));
       await unlockAccount(db, `user:${user.id}`);
       return startSession(request, reply, user);
     },
@@ -146,27 +135,7 @@ export default async function userRoutes(app: FastifyInstance) {
       rule(checkSmsCode(validationCode), 'validation_code');
       if (await findUserByPhone(db, phonenumber)) fail('user_already_exist', 'phonenumber');
       const passwordHash = await hashPassword(pass);
-      const now = Date.now();
-      const user = await withCode(phonenumber, SMS_TYPES.register, validationCode, async (trx) => {
-        try {
-          return await trx
-            .insertInto('users')
-            .values({
-              phonenumber,
-              login_id: null,
-              name: displayName,
-              password_hash: passwordHash,
-              icon_color: pickIconColor(),
-              created_at: now,
-              updated_at: now,
-            })
-            .returningAll()
-            .executeTakeFirstOrThrow();
-        } catch (error) {
-          if (isUniqueViolation(error)) fail('user_already_exist', 'phonenumber');
-          throw error;
-        }
-      });
+      const user = await withCode(phonenumber, SMS_TYPES.register, validationCode, (trx) => insertUser(trx, { phonenumber, name: displayName, passwordHash }));
       return startSession(request, reply, user);
     },
   );
@@ -200,14 +169,7 @@ export default async function userRoutes(app: FastifyInstance) {
       const user = await findUserByPhone(db, phonenumber);
       if (!user) fail('user_not_found', 'phonenumber');
       const passwordHash = await hashPassword(pass);
-      const update = async (trx: typeof db) => {
-        await trx
-          .updateTable('users')
-          .set({ password_hash: passwordHash, failed_logins: 0, locked_until: 0, updated_at: Date.now() })
-          .where('id', '=', user.id)
-          .execute();
-        await trx.deleteFrom('sessions').where('user_id', '=', user.id).execute();
-      };
+      const update = (trx: typeof db) => resetPassword(trx, user.id, passwordHash);
       if (config.requirePhoneValidation || validationCode) {
         await withCode(phonenumber, SMS_TYPES.reset, validationCode, update);
         await unlockAccount(db, `user:${user.id}`);
@@ -227,7 +189,7 @@ export default async function userRoutes(app: FastifyInstance) {
       rule(checkChangedPassword(oldPassword, newPassword, { strongPassword: config.strongPassword }), 'new_password');
       if (!(await verifyPassword(oldPassword, user.password_hash))) fail('password_invalid', 'old_password');
       const passwordHash = await hashPassword(newPassword);
-      await db.updateTable('users').set({ password_hash: passwordHash, updated_at: Date.now() }).where('id', '=', user.id).execute();
+      await setPasswordHash(db, user.id, passwordHash);
       await sessions.destroyAllFor(user.id, request.session?.id);
       return { data: null };
     },
@@ -242,13 +204,7 @@ export default async function userRoutes(app: FastifyInstance) {
       if (user.tag === 2) fail('forbidden');
       const newName = request.body.name.trim();
       rule(checkName(newName, { required: true }), 'name');
-      const updated = await db
-        .updateTable('users')
-        .set({ name: newName, updated_at: Date.now() })
-        .where('id', '=', user.id)
-        .returningAll()
-        .executeTakeFirstOrThrow();
-      return { data: toUserDto(updated) };
+      return { data: toUserDto(await renameUser(db, user.id, newName)) };
     },
   );
 
@@ -261,18 +217,7 @@ export default async function userRoutes(app: FastifyInstance) {
       const user = await currentUser(request);
       const loginId = request.body.login_id.trim();
       rule(checkUserName(loginId), 'login_id');
-      try {
-        const updated = await db
-          .updateTable('users')
-          .set({ login_id: loginId, updated_at: Date.now() })
-          .where('id', '=', user.id)
-          .returningAll()
-          .executeTakeFirstOrThrow();
-        return { data: toUserDto(updated) };
-      } catch (error) {
-        if (isUniqueViolation(error)) fail('user_already_exist', 'login_id');
-        throw error;
-      }
+      return { data: toUserDto(await setLoginId(db, user.id, loginId)) };
     },
   );
 
@@ -284,9 +229,7 @@ export default async function userRoutes(app: FastifyInstance) {
       const user = await currentUser(request);
       const session = request.session!;
       rule(checkSmsCode(request.body.validation_code), 'validation_code');
-      await withCode(user.phonenumber, SMS_TYPES.changePhoneOld, request.body.validation_code, async (trx) => {
-        await trx.updateTable('sessions').set({ phone_change_until: Date.now() + PHONE_CHANGE_WINDOW_MS }).where('id', '=', session.id).execute();
-      });
+      await withCode(user.phonenumber, SMS_TYPES.changePhoneOld, request.body.validation_code, (trx) => openPhoneChange(trx, session.id, Date.now() + PHONE_CHANGE_WINDOW_MS));
       return { data: null };
     },
   );
@@ -303,21 +246,7 @@ export default async function userRoutes(app: FastifyInstance) {
       rule(checkNewPhone(user.phonenumber, newPhone), 'new_phone_number');
       rule(checkSmsCode(validationCode), 'validation_code');
       if (await findUserByPhone(db, newPhone)) fail('user_already_exist', 'new_phone_number');
-      const updated = await withCode(newPhone, SMS_TYPES.changePhoneNew, validationCode, async (trx) => {
-        try {
-          const row = await trx
-            .updateTable('users')
-            .set({ phonenumber: newPhone, updated_at: Date.now() })
-            .where('id', '=', user.id)
-            .returningAll()
-            .executeTakeFirstOrThrow();
-          await trx.updateTable('sessions').set({ phone_change_until: 0 }).where('id', '=', session.id).execute();
-          return row;
-        } catch (error) {
-          if (isUniqueViolation(error)) fail('user_already_exist', 'new_phone_number');
-          throw error;
-        }
-      });
+      const updated = await withCode(newPhone, SMS_TYPES.changePhoneNew, validationCode, (trx) => setPhone(trx, user.id, session.id, newPhone));
       return { data: toUserDto(updated) };
     },
   );
