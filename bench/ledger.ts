@@ -116,7 +116,7 @@ async function certificates(renderWorkers: number, inFlight: number) {
 const baselinePdfs = await certificates(0, 1);
 const defaultWorkers = renderWorkersFromEnv({});
 const pipelinePdfs = [];
-for (const workers of [...new Set([1, 2, defaultWorkers])]) pipelinePdfs.push(await certificates(workers, workers * 2));
+for (const workers of new Set([1, 2, defaultWorkers])) pipelinePdfs.push(await certificates(workers, workers * 2));
 const dnas = allDnas.slice(0, PDFS);
 const sample = await db.selectFrom('proofs').innerJoin('ledger_entries', 'ledger_entries.dna', 'proofs.dna').select(['proofs.pdf', 'ledger_entries.file_hash']).where('proofs.dna', '=', dnas[0]!).executeTakeFirstOrThrow();
 const pdf = new Uint8Array(sample.pdf!);

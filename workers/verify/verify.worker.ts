@@ -1,5 +1,4 @@
 /// <reference lib="webworker" />
-/// <reference path="./pdfjs-worker.d.ts" />
 import { expose } from 'comlink';
 import { getDocument } from 'pdfjs-dist';
 import { WorkerMessageHandler } from 'pdfjs-dist/build/pdf.worker.min.mjs';
