@@ -13,7 +13,10 @@ import { buildIfStale } from './build-if-stale.ts';
  * Ports: lane A uses E2E_PORT (default 8181), lane B E2E_PORT + 500; the specs that start
  * servers of their own use offsets 1, 1000, 1100 and 1200 from their lane's port, which
  * never meet. Playwright's output (traces of failures) goes to test-results/lane-a|b.
- * `npm run test:e2e` still runs the whole suite as one run.
+ * `npm run test:e2e` runs the whole suite as one run, and is what `npm test` runs: on the
+ * 2-core CI machine the lanes were no faster. Each test took 1.2-1.5x as long as in a run beside
+ * vitest (Chromium's GPU and renderer processes, rasterizing in software, already keep both
+ * cores busy), and the 1 GiB disclosure upload ran past its time limit twice.
  */
 const HEAVY = ['a11y', 'disclosure', 'front', 'credits', 'enterprise-keys'];
 const all = fs

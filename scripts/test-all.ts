@@ -12,7 +12,7 @@ import readline from 'node:readline';
  */
 const lanes: Record<string, string[]> = {
   checks: ['typecheck', 'lint', 'test:unit', 'test:pg', 'test:crash', 'bench -- --quick', 'bench:chaos -- --quick'],
-  browser: ['test:e2e:lanes', 'bench:ledger-browser'],
+  browser: ['test:e2e', 'bench:ledger-browser'],
 };
 /**
  * The unit and server suites run on the embedded SQLite database; `test:pg` runs the server
