@@ -11,7 +11,8 @@ const VAULT_CODE = 18;
 /** Through the unlock screen: send the type-18 code, read it from the outbox, unlock; lands back on `back`. */
 async function unlockByUi(p: Person, back: RegExp): Promise<void> {
   const L = (s: string) => tr(p.locale, s);
-  await expect(p.page).toHaveURL(/\/dashboard\/vault\/unlock/);
+  // The vault screen loads its chunk and asks the API before it redirects: room for a loaded CI machine.
+  await expect(p.page).toHaveURL(/\/dashboard\/vault\/unlock/, { timeout: 15_000 });
   await p.page.getByTestId('vault-send-code').click();
   const code = await latestCode(p.page.request, p.phone, VAULT_CODE);
   await p.page.getByLabel(new RegExp(L('SMS code sent to {phone}').replace('{phone}', '.*'))).fill(code);
