@@ -31,7 +31,7 @@ import { parseArgs } from 'node:util';
 import pg from 'pg';
 import S3rver from 's3rver';
 import { registeringMember, registrationFreeConfig } from '../scripts/registering-member.ts';
-import { freePort } from '../scripts/local-servers.ts';
+import { freePort, pgQuery, schemaUrl } from '../scripts/local-servers.ts';
 
 const { values } = parseArgs({ options: { quick: { type: 'boolean', default: false }, seconds: { type: 'string' }, concurrency: { type: 'string' } } });
 const isQuick = values.quick!;
@@ -47,9 +47,7 @@ if (!baseUrl) {
 
 const root = path.resolve(import.meta.dirname, '..');
 const schema = `chaos_${randomBytes(4).toString('hex')}`;
-const dbUrl = new URL(baseUrl);
-dbUrl.searchParams.set('options', `-c search_path=${schema}`);
-const databaseUrl = dbUrl.toString();
+const databaseUrl = schemaUrl(baseUrl, schema);
 const work = fs.mkdtempSync(path.join(os.tmpdir(), 'provena-chaos-'));
 const children = new Set<ChildProcess>();
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -58,15 +56,7 @@ const phase = (what: string) => console.error(`chaos: ${((Date.now() - began) / 
 // anvil's first development account: the anchoring key.
 const ANCHOR_KEY = '0xac0974bec39a17e36ba4a6b4d238ff944bacb478cbed5efcae784d7bf4f2ff80';
 
-async function sql<R extends pg.QueryResultRow>(text: string, params: unknown[] = [], connection = databaseUrl): Promise<R[]> {
-  const c = new pg.Client({ connectionString: connection });
-  await c.connect();
-  try {
-    return (await c.query<R>(text, params)).rows;
-  } finally {
-    await c.end();
-  }
-}
+const sql = <R extends pg.QueryResultRow>(text: string, params: unknown[] = [], connection = databaseUrl): Promise<R[]> => pgQuery<R>(connection, text, params);
 
 
 type Proc = { name: string; child: ChildProcess; output: () => string; args: string[]; env: Record<string, string> };

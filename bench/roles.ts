@@ -15,7 +15,7 @@ import { randomBytes } from 'node:crypto';
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { parseArgs } from 'node:util';
 import pg from 'pg';
-import { freePort } from '../scripts/local-servers.ts';
+import { freePort, pgQuery, schemaUrl } from '../scripts/local-servers.ts';
 
 const { values } = parseArgs({ options: { enterprises: { type: 'string', default: '20000' } } });
 const baseUrl = process.env.BENCH_DATABASE_URL;
@@ -25,22 +25,12 @@ if (!baseUrl) {
 }
 const root = path.resolve(import.meta.dirname, '..');
 const schema = `bench_${randomBytes(4).toString('hex')}`;
-const url = new URL(baseUrl);
-url.searchParams.set('options', `-c search_path=${schema}`);
-const databaseUrl = url.toString();
+const databaseUrl = schemaUrl(baseUrl, schema);
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'provena-bench-roles-'));
 const children: ChildProcess[] = [];
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-async function sql<R extends pg.QueryResultRow>(text: string, connection = databaseUrl): Promise<R[]> {
-  const c = new pg.Client({ connectionString: connection });
-  await c.connect();
-  try {
-    return (await c.query<R>(text)).rows;
-  } finally {
-    await c.end();
-  }
-}
+const sql = <R extends pg.QueryResultRow>(text: string, connection = databaseUrl): Promise<R[]> => pgQuery<R>(connection, text);
 
 
 function start(args: string[], extra: Record<string, string>): { child: ChildProcess; output: () => string } {
