@@ -1,14 +1,12 @@
 import { useEffect, useState } from 'react';
-import { Button, Group, Modal, Stack, Textarea, TextInput } from '@mantine/core';
+import { Button, Group, Modal, Stack, TextInput } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { Trans, useLingui } from '@lingui/react/macro';
 import { applyServerErrors } from '@/api/apply-server-errors.ts';
 import { applyRuleVerdicts } from '@/components/form-rules.ts';
-import { PROJECT_DESCRIPTION_MAX, PROJECT_NAME_MAX } from '../../../core/constants.ts';
+import { ProjectNameFields } from '@/components/project-fields.tsx';
 import { checkRepoDescription, checkRepoName, checkRepoUrl, type RepoProjectDto } from '../../../core/repos.ts';
 import { createRepo } from './repos-api.ts';
-
-const count = (value: string) => Array.from(value.trim()).length;
 
 /** A new source-code project: §5 name ≤ 30 and description ≤ 200, an optional repository address; §8 errors on their fields. */
 export function RepoFormModal({ opened, onClose, onSaved }: { opened: boolean; onClose: () => void; onSaved: (project: RepoProjectDto) => void }) {
@@ -34,31 +32,11 @@ export function RepoFormModal({ opened, onClose, onSaved }: { opened: boolean; o
       setIsBusy(false);
     }
   });
-  const nameLength = count(form.values.name);
-  const descriptionLength = count(form.values.description);
   return (
     <Modal opened={opened} onClose={onClose} title={t`New source-code project`} centered size="lg">
       <form onSubmit={onSubmit} noValidate data-testid="repo-form">
         <Stack gap="md">
-          <TextInput
-            label={t`Project name`}
-            required
-            placeholder={t`e.g. Payment gateway`}
-            description={t`${nameLength} / ${PROJECT_NAME_MAX} characters`}
-            inputWrapperOrder={['label', 'input', 'description', 'error']}
-            data-autofocus
-            {...form.getInputProps('name')}
-          />
-          <Textarea
-            label={t`Description`}
-            placeholder={t`What the code does (optional)`}
-            description={t`${descriptionLength} / ${PROJECT_DESCRIPTION_MAX} characters`}
-            inputWrapperOrder={['label', 'input', 'description', 'error']}
-            autosize
-            minRows={2}
-            maxRows={6}
-            {...form.getInputProps('description')}
-          />
+          <ProjectNameFields form={form} namePlaceholder={t`e.g. Payment gateway`} descriptionPlaceholder={t`What the code does (optional)`} descriptionRows={{ min: 2, max: 6 }} />
           <TextInput label={t`Repository address`} placeholder="https://git.example.com/team/app.git" description={t`Optional; only shown on the project page`} inputWrapperOrder={['label', 'input', 'description', 'error']} {...form.getInputProps('url')} />
           <Group justify="flex-end" gap="sm">
             <Button variant="default" onClick={onClose}>

@@ -1,12 +1,11 @@
 import { useState } from 'react';
-import { Anchor, Badge, Button, Card, Group, SimpleGrid, Stack, Text, TextInput, ThemeIcon, Title } from '@mantine/core';
-import { useDebouncedValue } from '@mantine/hooks';
-import { IconBrandGit, IconChartLine, IconGitCommit, IconInfoCircle, IconPlus, IconSearch } from '@tabler/icons-react';
+import { Anchor, Badge, Button, Group, Stack, Text, Title } from '@mantine/core';
+import { IconBrandGit, IconChartLine, IconGitCommit, IconInfoCircle, IconPlus } from '@tabler/icons-react';
 import { Trans, useLingui } from '@lingui/react/macro';
 import { Link, useLocation } from 'wouter';
 import { useConfig } from '@/config/config-atom.ts';
 import { useLoaded } from '@/api/use-loaded.ts';
-import { EmptyState, ListPager } from '@/components/paged-list.tsx';
+import { ProjectCard, ProjectGrid, ProjectSearchInput, useProjectSearch } from '@/components/project-grid.tsx';
 import type { RepoProjectDto } from '../../../core/repos.ts';
 import { fetchRepos } from './repos-api.ts';
 import { RepoFormModal } from './repo-form-modal.tsx';
@@ -17,25 +16,15 @@ function RepoCard({ project }: { project: RepoProjectDto }) {
   const commits = project.commit_count;
   const last = project.last_commit_at === null ? null : i18n.date(new Date(project.last_commit_at), { dateStyle: 'medium' });
   return (
-    <Card withBorder radius="md" padding="lg" data-testid={`repo-${project.name}`}>
-      <Stack gap="xs" h="100%">
-        <Group gap="sm" wrap="nowrap" align="flex-start">
-          <ThemeIcon variant="light" size="lg" radius="md">
-            <IconBrandGit size={20} />
-          </ThemeIcon>
-          <div style={{ minWidth: 0, flex: 1 }}>
-            <Anchor component={Link} href={projectPath(project.project_id)} fw={600} style={{ overflowWrap: 'anywhere' }}>
-              {project.name}
-            </Anchor>
-            <Text size="xs" c="dimmed">
-              {t`Owner: ${project.owner_name}`}
-            </Text>
-          </div>
-        </Group>
-        <Text size="sm" c={project.description ? undefined : 'dimmed'} lineClamp={3} style={{ flex: 1, overflowWrap: 'anywhere' }}>
-          {project.description || t`No description`}
-        </Text>
-        <Group justify="space-between" gap="xs">
+    <ProjectCard
+      testId={`repo-${project.name}`}
+      icon={<IconBrandGit size={20} />}
+      href={projectPath(project.project_id)}
+      name={project.name}
+      ownerName={project.owner_name}
+      description={project.description}
+      figures={
+        <>
           <Badge variant="light" tt="none" leftSection={<IconGitCommit size={12} />}>
             {t`${commits} commits registered`}
           </Badge>
@@ -44,20 +33,18 @@ function RepoCard({ project }: { project: RepoProjectDto }) {
               {t`Latest commit ${last}`}
             </Text>
           )}
-        </Group>
-      </Stack>
-    </Card>
+        </>
+      }
+    />
   );
 }
 
 /** /dashboard/repos: the source-code projects the member may see (§6), search, paging, a new project. */
 export function ReposPage() {
-  const { t } = useLingui();
   const config = useConfig();
   const [, navigate] = useLocation();
-  const [page, setPage] = useState(1);
-  const [keyword, setKeyword] = useState('');
-  const [debounced] = useDebouncedValue(keyword.trim(), 300);
+  const search = useProjectSearch();
+  const { page, debounced } = search;
   const [isCreating, setIsCreating] = useState(false);
   const { data } = useLoaded((signal) => fetchRepos({ page, page_size: config.tablePageSize, keyword: debounced || undefined }, signal), [page, debounced, config.tablePageSize]);
   const price = config.credits.commit;
@@ -89,38 +76,16 @@ export function ReposPage() {
           </Group>
         </Anchor>
       </Text>
-      <TextInput
-        leftSection={<IconSearch size={16} />}
-        placeholder={t`Search projects by name`}
-        aria-label={t`Search projects by name`}
-        value={keyword}
-        onChange={(event) => {
-          setKeyword(event.currentTarget.value);
-          setPage(1);
-        }}
-        w={{ base: '100%', xs: 320 }}
+      <ProjectSearchInput search={search} />
+      <ProjectGrid
+        data={data}
+        search={search}
+        testId="repo-list"
+        emptyIcon={<IconBrandGit size={26} />}
+        emptyTitle={<Trans>No source-code projects yet</Trans>}
+        emptyHint={<Trans>Create a project, then register its history from the repository folder or from CI.</Trans>}
+        renderCard={(project) => <RepoCard key={project.project_id} project={project} />}
       />
-      {data && data.items.length === 0 ? (
-        <EmptyState
-          icon={
-            <ThemeIcon variant="light" size={48} radius="xl">
-              <IconBrandGit size={26} />
-            </ThemeIcon>
-          }
-        >
-          <Text fw={600}>{debounced ? <Trans>No project matches this name</Trans> : <Trans>No source-code projects yet</Trans>}</Text>
-          {!debounced && (
-            <Text size="sm" c="dimmed" ta="center">
-              <Trans>Create a project, then register its history from the repository folder or from CI.</Trans>
-            </Text>
-          )}
-        </EmptyState>
-      ) : (
-        <SimpleGrid cols={{ base: 1, sm: 2, lg: 3 }} spacing="md" data-testid="repo-list">
-          {data?.items.map((project) => <RepoCard key={project.project_id} project={project} />)}
-        </SimpleGrid>
-      )}
-      <ListPager data={data} page={page} onChange={setPage} />
       <RepoFormModal
         opened={isCreating}
         onClose={() => setIsCreating(false)}

@@ -1,10 +1,10 @@
 import { useEffect, useState } from 'react';
-import { Button, Group, Modal, Stack, Textarea, TextInput } from '@mantine/core';
+import { Button, Group, Modal, Stack } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { Trans, useLingui } from '@lingui/react/macro';
 import { applyServerErrors } from '@/api/apply-server-errors.ts';
 import { applyRuleVerdicts } from '@/components/form-rules.ts';
-import { PROJECT_DESCRIPTION_MAX, PROJECT_NAME_MAX } from '../../../core/constants.ts';
+import { ProjectNameFields } from '@/components/project-fields.tsx';
 import { checkProjectDescription, checkProjectName, type VaultProjectDto } from '../../../core/vault.ts';
 import { createProject, isVaultExpired, updateProject } from './vault-api.ts';
 
@@ -16,8 +16,6 @@ type Props = {
   onSaved: (project: VaultProjectDto) => void;
   onVaultExpired: () => void;
 };
-
-const count = (value: string) => Array.from(value.trim()).length;
 
 /** Create or edit a vault project: §5 name ≤ 30 and description ≤ 200, server errors on their fields. */
 export function ProjectFormModal({ opened, project, onClose, onSaved, onVaultExpired }: Props) {
@@ -48,31 +46,11 @@ export function ProjectFormModal({ opened, project, onClose, onSaved, onVaultExp
     }
   });
 
-  const nameLength = count(form.values.name);
-  const descriptionLength = count(form.values.description);
   return (
     <Modal opened={opened} onClose={onClose} title={project ? t`Edit project` : t`New project`} centered size="lg">
       <form onSubmit={onSubmit} noValidate data-testid="project-form">
         <Stack gap="md">
-          <TextInput
-            label={t`Project name`}
-            required
-            placeholder={t`e.g. Formula of the 2027 coating`}
-            description={t`${nameLength} / ${PROJECT_NAME_MAX} characters`}
-            inputWrapperOrder={['label', 'input', 'description', 'error']}
-            data-autofocus
-            {...form.getInputProps('name')}
-          />
-          <Textarea
-            label={t`Description`}
-            placeholder={t`What the project protects (optional)`}
-            description={t`${descriptionLength} / ${PROJECT_DESCRIPTION_MAX} characters`}
-            inputWrapperOrder={['label', 'input', 'description', 'error']}
-            autosize
-            minRows={3}
-            maxRows={8}
-            {...form.getInputProps('description')}
-          />
+          <ProjectNameFields form={form} namePlaceholder={t`e.g. Formula of the 2027 coating`} descriptionPlaceholder={t`What the project protects (optional)`} descriptionRows={{ min: 3, max: 8 }} />
           <Group justify="flex-end" gap="sm">
             <Button variant="default" onClick={onClose}>
               <Trans>Cancel</Trans>

@@ -1,69 +1,58 @@
 import { useState } from 'react';
-import { Anchor, Badge, Button, Card, Group, SimpleGrid, Stack, Text, TextInput, ThemeIcon } from '@mantine/core';
-import { useDebouncedValue } from '@mantine/hooks';
-import { IconFileCertificate, IconHistory, IconPlus, IconShieldLock, IconSearch } from '@tabler/icons-react';
+import { Anchor, Badge, Button, Group, Text } from '@mantine/core';
+import { IconFileCertificate, IconHistory, IconPlus, IconShieldLock } from '@tabler/icons-react';
 import { Trans, useLingui } from '@lingui/react/macro';
 import { Link, useLocation } from 'wouter';
 import { useConfig } from '@/config/config-atom.ts';
 import { useLoaded } from '@/api/use-loaded.ts';
-import { EmptyState, ListPager } from '@/components/paged-list.tsx';
+import { ProjectCard, ProjectGrid, ProjectSearchInput, useProjectSearch } from '@/components/project-grid.tsx';
 import type { VaultProjectDto } from '../../../core/vault.ts';
 import { fetchProjects } from './vault-api.ts';
 import { useVaultGate } from './use-vault-gate.ts';
 import { VaultShell } from './vault-shell.tsx';
 import { ProjectFormModal } from './project-form-modal.tsx';
 
-function ProjectCard({ project }: { project: VaultProjectDto }) {
+function VaultProjectCard({ project }: { project: VaultProjectDto }) {
   const { t, i18n } = useLingui();
   const updated = i18n.date(new Date(project.updated_at), { dateStyle: 'medium', timeStyle: 'short' });
   const files = project.file_count;
   return (
-    <Card withBorder radius="md" padding="lg" data-testid={`project-${project.name}`}>
-      <Stack gap="xs" h="100%">
-        <Group gap="sm" wrap="nowrap" align="flex-start">
-          <ThemeIcon variant="light" size="lg" radius="md">
-            <IconShieldLock size={20} />
-          </ThemeIcon>
-          <div style={{ minWidth: 0, flex: 1 }}>
-            <Anchor component={Link} href={`/dashboard/vault/project/${project.project_id}`} fw={600} style={{ overflowWrap: 'anywhere' }}>
-              {project.name}
-            </Anchor>
-            <Text size="xs" c="dimmed">
-              {t`Owner: ${project.owner_name}`}
-            </Text>
-          </div>
-        </Group>
-        <Text size="sm" c={project.description ? undefined : 'dimmed'} lineClamp={3} style={{ flex: 1, overflowWrap: 'anywhere' }}>
-          {project.description || t`No description`}
-        </Text>
-        <Group justify="space-between" gap="xs">
+    <ProjectCard
+      testId={`project-${project.name}`}
+      icon={<IconShieldLock size={20} />}
+      href={`/dashboard/vault/project/${project.project_id}`}
+      name={project.name}
+      ownerName={project.owner_name}
+      description={project.description}
+      figures={
+        <>
           <Badge variant="light" tt="none" leftSection={<IconFileCertificate size={12} />}>
             {t`${files} files`}
           </Badge>
           <Text size="xs" c="dimmed">
             {t`Updated ${updated}`}
           </Text>
-        </Group>
+        </>
+      }
+      footer={
         <Anchor component={Link} href={`/dashboard/vault/log/${project.project_id}`} size="xs">
           <Group gap={4}>
             <IconHistory size={14} />
             <Trans>Project log</Trans>
           </Group>
         </Anchor>
-      </Stack>
-    </Card>
+      }
+    />
   );
 }
 
 /** /dashboard/vault: the projects the member may see (§6), search, paging, and a new project. */
 export function VaultPage() {
-  const { t } = useLingui();
   const gate = useVaultGate();
   const config = useConfig();
   const [, navigate] = useLocation();
-  const [page, setPage] = useState(1);
-  const [keyword, setKeyword] = useState('');
-  const [debounced] = useDebouncedValue(keyword.trim(), 300);
+  const search = useProjectSearch();
+  const { page, debounced } = search;
   const [isCreating, setIsCreating] = useState(false);
   const isOpen = Boolean(gate.authorization);
   const { onError } = gate;
@@ -88,17 +77,7 @@ export function VaultPage() {
         </Trans>
       </Text>
       <Group justify="space-between" gap="sm">
-        <TextInput
-          leftSection={<IconSearch size={16} />}
-          placeholder={t`Search projects by name`}
-          aria-label={t`Search projects by name`}
-          value={keyword}
-          onChange={(event) => {
-            setKeyword(event.currentTarget.value);
-            setPage(1);
-          }}
-          w={{ base: '100%', xs: 320 }}
-        />
+        <ProjectSearchInput search={search} />
         <Anchor component={Link} href="/dashboard/vault/log/all" size="sm">
           <Group gap={4}>
             <IconHistory size={16} />
@@ -106,27 +85,15 @@ export function VaultPage() {
           </Group>
         </Anchor>
       </Group>
-      {data && data.items.length === 0 ? (
-        <EmptyState
-          icon={
-            <ThemeIcon variant="light" size={48} radius="xl">
-              <IconShieldLock size={26} />
-            </ThemeIcon>
-          }
-        >
-          <Text fw={600}>{debounced ? <Trans>No project matches this name</Trans> : <Trans>No projects yet</Trans>}</Text>
-          {!debounced && (
-            <Text size="sm" c="dimmed" ta="center">
-              <Trans>Create a project, then register the files it protects.</Trans>
-            </Text>
-          )}
-        </EmptyState>
-      ) : (
-        <SimpleGrid cols={{ base: 1, sm: 2, lg: 3 }} spacing="md" data-testid="project-list">
-          {data?.items.map((project) => <ProjectCard key={project.project_id} project={project} />)}
-        </SimpleGrid>
-      )}
-      <ListPager data={data} page={page} onChange={setPage} />
+      <ProjectGrid
+        data={data}
+        search={search}
+        testId="project-list"
+        emptyIcon={<IconShieldLock size={26} />}
+        emptyTitle={<Trans>No projects yet</Trans>}
+        emptyHint={<Trans>Create a project, then register the files it protects.</Trans>}
+        renderCard={(project) => <VaultProjectCard key={project.project_id} project={project} />}
+      />
       <ProjectFormModal
         opened={isCreating}
         onClose={() => setIsCreating(false)}
