@@ -1,5 +1,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import fs from 'node:fs';
 import http from 'node:http';
+import os from 'node:os';
 import net from 'node:net';
 import path from 'node:path';
 import { createHash } from 'node:crypto';
@@ -124,7 +126,7 @@ async function sealOne(content: string) {
 }
 
 describe('a leader that dies between sending an anchor and recording it', () => {
-  it('leaves no transaction the database does not know: the next leader records the one already sent instead of sending another', { timeout: 60_000 }, async () => {
+  it('leaves no transaction the database does not know: the next leader records the one already sent instead of sending another', { timeout: 120_000 }, async () => {
     const cp = await sealOne('crash one');
     proxy.mode = 'lose-reply';
     await expect(newLeader().run()).rejects.toThrow();
@@ -159,7 +161,7 @@ describe('a leader that dies between sending an anchor and recording it', () => 
     expect((await ledgerVerify()).status).toBe(0);
   });
 
-  it('rebroadcasts the same signed transaction when the node never got it', { timeout: 60_000 }, async () => {
+  it('rebroadcasts the same signed transaction when the node never got it', { timeout: 120_000 }, async () => {
     await sealOne('dropped one');
     proxy.mode = 'drop';
     await expect(newLeader().run()).rejects.toThrow();
@@ -178,13 +180,53 @@ describe('a leader that dies between sending an anchor and recording it', () => 
     expect((await ledgerVerify()).status).toBe(0);
   });
 
-  it('two leaders at once (a deposed one still running) send one transaction, not two', { timeout: 60_000 }, async () => {
+  it('two leaders at once (a deposed one still running) send one transaction, not two', { timeout: 120_000 }, async () => {
     await sealOne('two leaders');
     const results = await Promise.allSettled([newLeader().run(), newLeader().run(), newLeader().run()]);
     expect(results.some((r) => r.status === 'fulfilled')).toBe(true);
     await newLeader().run(); // whoever lost the race finds the work done
     expect(await sent()).toBe(1);
     expect(await recorded()).toHaveLength(1);
+    expect((await ledgerVerify()).status).toBe(0);
+  });
+
+  it('a worker process SIGKILLed right after its send: the next leader records the transaction it left', { timeout: 120_000 }, async () => {
+    const cp = await sealOne('killed worker');
+    // The dying process: the real anchoring code on the same database, its anchorer killing the
+    // process the moment the node has the transaction (before anything else runs in it).
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'anchor-kill-'));
+    const script = path.join(dir, 'die-after-send.ts');
+    fs.writeFileSync(
+      script,
+      `import { openDatabase } from ${JSON.stringify(path.join(repo, 'server/db/database.ts'))};
+import { CheckpointAnchoring, evmAnchorer } from ${JSON.stringify(path.join(repo, 'server/ledger/anchor.ts'))};
+const { db } = await openDatabase({ databaseUrl: process.env.DATABASE_URL || undefined, dataDir: process.env.DATA_DIR });
+const real = evmAnchorer({ rpcUrl: process.env.RPC_URL, privateKey: process.env.KEY });
+const dying = { ...real, async send(raw) { await real.send(raw); process.kill(process.pid, 'SIGKILL'); } };
+const cp = JSON.parse(process.env.CP);
+await new CheckpointAnchoring(db, dying, async () => cp, { info() {}, warn() {} }).run();
+console.log('not killed');
+`,
+    );
+    const child = spawn(process.execPath, [script], { cwd: repo, env: { PATH: process.env.PATH, DATA_DIR: h.app.env.dataDir, DATABASE_URL: h.app.env.databaseUrl ?? '', RPC_URL: chain.url, KEY: PLATFORM_KEY, CP: JSON.stringify(cp) }, stdio: ['ignore', 'pipe', 'pipe'] });
+    let out = '';
+    child.stdout.on('data', (c: Buffer) => (out += c.toString()));
+    child.stderr.on('data', (c: Buffer) => (out += c.toString()));
+    const signal = await new Promise<NodeJS.Signals | null>((resolve) => child.on('close', (_code, sig) => resolve(sig)));
+    fs.rmSync(dir, { recursive: true, force: true });
+    expect(signal, out).toBe('SIGKILL');
+    expect(await sent()).toBe(1);
+    expect(await recorded()).toHaveLength(0);
+    const during = await ledgerVerify();
+    expect(during.status, during.out).toBe(0);
+
+    const sendsBefore = proxy.sends;
+    await newLeader().run();
+    expect(proxy.sends).toBe(sendsBefore);
+    expect(await sent()).toBe(1);
+    const rows = await recorded();
+    expect(rows).toHaveLength(1);
+    expect(rows[0]!.height).toBe(cp.height);
     expect((await ledgerVerify()).status).toBe(0);
   });
 });
