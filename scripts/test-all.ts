@@ -11,10 +11,7 @@ import readline from 'node:readline';
  * failure, the run fails when either does, and a summary prints every step's time.
  */
 const lanes: Record<string, LaneStep[]> = {
-  // bench:chaos is not here yet: it found that a leader SIGKILLed between sending an anchor
-  // transaction and recording it leaves a transaction the database does not know (ledger-verify
-  // then fails), so it fails now and then until anchoring records its intent before sending.
-  checks: ['typecheck', 'lint', ['test:unit', 'test:pg'], 'test:crash', 'bench -- --quick'],
+  checks: ['typecheck', 'lint', ['test:unit', 'test:pg'], 'test:crash', 'bench -- --quick', 'bench:chaos -- --quick'],
   browser: ['test:e2e', 'bench:ledger-browser'],
 };
 /**

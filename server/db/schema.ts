@@ -199,6 +199,20 @@ export type LedgerCheckpointAnchorsTable = {
   block_number: number;
   anchored_at: number;
 };
+/** An anchor transaction signed and about to be (or already) sent: see migration 0037. */
+export type LedgerAnchorIntentsTable = {
+  address: string;
+  nonce: number;
+  height: number;
+  tree_size: number;
+  note: string;
+  checkpoint_hash: string;
+  chain_id: number;
+  tx_hash: string;
+  raw_tx: string;
+  state: 'sent' | 'recorded' | 'replaced' | 'failed';
+  created_at: number;
+};
 export type LedgerAnchorsTable = { height: number; block_hash: string; chain_id: number; tx_hash: string; block_number: number; anchored_at: number };
 
 /** Vault: trade-secret projects, their registered files, the audit log, unlocked sessions. */
@@ -489,6 +503,7 @@ export type Database = {
   file_owners: FileOwnersTable;
   ledger_anchors: LedgerAnchorsTable;
   ledger_checkpoint_anchors: LedgerCheckpointAnchorsTable;
+  ledger_anchor_intents: LedgerAnchorIntentsTable;
   stored_files: StoredFilesTable;
   stored_file_owners: StoredFileOwnersTable;
   disclosures: DisclosuresTable;
