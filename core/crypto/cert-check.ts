@@ -15,22 +15,9 @@
  * the same computation on the same bytes gives: no check is skipped.
  */
 import { oidToString, parseDer, type DerNode } from './der.ts';
+import { NAME_OID, OID } from './oids.ts';
 import { derToP1363 } from '../ledger/block.ts';
 import { equalBytes, sha256, toHex } from '../ledger/bytes.ts';
-
-export const CERT_OID = {
-  signedData: '1.2.840.113549.1.7.2',
-  messageDigest: '1.2.840.113549.1.9.4',
-  signingCertificateV2: '1.2.840.113549.1.9.16.2.47',
-  signatureTimeStampToken: '1.2.840.113549.1.9.16.2.14',
-  tstInfo: '1.2.840.113549.1.9.16.1.4',
-  sha256: '2.16.840.1.101.3.4.2.1',
-  ecdsaWithSha256: '1.2.840.10045.4.3.2',
-  timeStamping: '1.3.6.1.5.5.7.3.8',
-  extKeyUsage: '2.5.29.37',
-  basicConstraints: '2.5.29.19',
-  commonName: '2.5.4.3',
-} as const;
 
 const TAG = { boolean: 0x01, integer: 0x02, bitString: 0x03, octetString: 0x04, oid: 0x06, utf8: 0x0c, sequence: 0x30, set: 0x31, utcTime: 0x17, generalizedTime: 0x18 } as const;
 
@@ -106,7 +93,7 @@ export type Cert = {
 function commonNameOf(name: DerNode): string {
   for (const rdn of children(name, 'name')) {
     for (const atv of children(rdn, 'name')) {
-      if (oidOf(atv.children?.[0], 'name attribute') !== CERT_OID.commonName) continue;
+      if (oidOf(atv.children?.[0], 'name attribute') !== NAME_OID.commonName) continue;
       const value = atv.children?.[1];
       if (!value) fail('name attribute without a value');
       return new TextDecoder(value.tag === TAG.utf8 ? 'utf-8' : 'latin1').decode(value.content);
@@ -145,11 +132,11 @@ export function readCertificate(node: DerNode): Cert {
       const isCritical = ext.children?.[1]?.tag === TAG.boolean ? ext.children[1].content[0] !== 0 : false;
       const value = ext.children?.[ext.children.length - 1];
       if (!value || value.tag !== TAG.octetString) fail('extension: expected an OCTET STRING value');
-      if (id === CERT_OID.basicConstraints) {
+      if (id === OID.basicConstraints) {
         const bc = parseOne(value.content, 'basicConstraints');
         const first = bc.children?.[0];
         isCa = first?.tag === TAG.boolean && first.content[0] !== 0;
-      } else if (id === CERT_OID.extKeyUsage) {
+      } else if (id === OID.extKeyUsage) {
         const eku = parseOne(value.content, 'extKeyUsage');
         extKeyUsage = { purposes: children(eku, 'extKeyUsage').map((p) => oidOf(p, 'extKeyUsage')), isCritical };
       }
@@ -217,7 +204,7 @@ export async function verifyEcdsaSha256(spki: Uint8Array, signatureDer: Uint8Arr
 
 /** Whether `cert` carries a valid ECDSA-SHA-256 signature by `issuerSpki` (remembered per process). */
 export function isSignedBy(cert: Cert, issuerSpki: Uint8Array): Promise<boolean> {
-  if (cert.signatureAlgorithm !== CERT_OID.ecdsaWithSha256) return Promise.resolve(false);
+  if (cert.signatureAlgorithm !== OID.ecdsaWithSha256) return Promise.resolve(false);
   return remember(verifiedCerts, `${toHex(sha256(cert.der))}:${toHex(sha256(issuerSpki))}`, () => verifyEcdsaSha256(issuerSpki, cert.signature, cert.tbs));
 }
 

@@ -6,21 +6,8 @@
 import * as asn1js from 'asn1js';
 import * as pkijs from 'pkijs';
 import { sha256 } from '../ledger/bytes.ts';
+import { OID } from './oids.ts';
 
-export const OID = {
-  data: '1.2.840.113549.1.7.1',
-  signedData: '1.2.840.113549.1.7.2',
-  contentType: '1.2.840.113549.1.9.3',
-  messageDigest: '1.2.840.113549.1.9.4',
-  signingCertificateV2: '1.2.840.113549.1.9.16.2.47',
-  signatureTimeStampToken: '1.2.840.113549.1.9.16.2.14',
-  tstInfo: '1.2.840.113549.1.9.16.1.4',
-  sha256: '2.16.840.1.101.3.4.2.1',
-  ecdsaWithSha256: '1.2.840.10045.4.3.2',
-  timeStamping: '1.3.6.1.5.5.7.3.8',
-  extKeyUsage: '2.5.29.37',
-  keyUsage: '2.5.29.15',
-} as const;
 
 /**
  * The time-stamp policy under which the platform's TSA issues tokens: a UUID-derived OID

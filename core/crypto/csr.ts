@@ -1,23 +1,9 @@
 import * as asn1js from 'asn1js';
 import * as pkijs from 'pkijs';
 import { fromPem, toPem } from './pem.ts';
+import { NAME_OID, OID } from './oids.ts';
 
 export type CsrSubject = { commonName: string; organization?: string; organizationIdentifier?: string; country?: string };
-
-export const NAME_OID = {
-  country: '2.5.4.6',
-  organization: '2.5.4.10',
-  organizationIdentifier: '2.5.4.97',
-  commonName: '2.5.4.3',
-  serialNumber: '2.5.4.5',
-  organizationalUnit: '2.5.4.11',
-  locality: '2.5.4.7',
-  state: '2.5.4.8',
-} as const;
-
-export const OID_EC_PUBLIC_KEY = '1.2.840.10045.2.1';
-export const OID_P256 = '1.2.840.10045.3.1.7';
-export const OID_ECDSA_SHA256 = '1.2.840.10045.4.3.2';
 
 /**
  * A distinguished name with one attribute per RDN, in the order given. (pkijs's own
@@ -87,10 +73,10 @@ export async function checkCsrPem(pem: string, expected: CsrSubject): Promise<Ch
     return bad(`unreadable: ${error instanceof Error ? error.message : String(error)}`);
   }
   if (csr.version !== 0) return bad('version must be 1 (0)');
-  if (csr.signatureAlgorithm.algorithmId !== OID_ECDSA_SHA256) return bad('signature algorithm must be ecdsa-with-SHA256');
+  if (csr.signatureAlgorithm.algorithmId !== OID.ecdsaWithSha256) return bad('signature algorithm must be ecdsa-with-SHA256');
   const spkiInfo = csr.subjectPublicKeyInfo;
   const curve = spkiInfo.algorithm.algorithmParams instanceof asn1js.ObjectIdentifier ? spkiInfo.algorithm.algorithmParams.valueBlock.toString() : '';
-  if (spkiInfo.algorithm.algorithmId !== OID_EC_PUBLIC_KEY || curve !== OID_P256) return bad('the key must be ECDSA P-256');
+  if (spkiInfo.algorithm.algorithmId !== OID.ecPublicKey || curve !== OID.p256) return bad('the key must be ECDSA P-256');
   let isSigned = false;
   try {
     isSigned = await csr.verify();

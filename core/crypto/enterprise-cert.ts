@@ -9,11 +9,10 @@
 import * as asn1js from 'asn1js';
 import * as pkijs from 'pkijs';
 import { sha256, toHex } from '../ledger/bytes.ts';
-import { NAME_OID, OID_ECDSA_SHA256, distinguishedName, subjectName, type CsrSubject } from './csr.ts';
+import { distinguishedName, subjectName, type CsrSubject } from './csr.ts';
 import { toPem } from './pem.ts';
 import { signX509, type IssuerKey } from './sign-with.ts';
 import {
-  X509_OID,
   authorityKeyIdOf,
   basicConstraintsExtension,
   certificateDer,
@@ -28,9 +27,9 @@ import {
   setValidity,
   spkiDer,
 } from './x509.ts';
+import { NAME_OID, OID } from './oids.ts';
 
 const DAY = 24 * 60 * 60 * 1000;
-const OID = X509_OID;
 
 export const ENTERPRISE_CA_NAME = 'Provena Enterprise CA';
 /** The issuing CA lives ten years (never past its root); certificates it issues two. */
@@ -184,7 +183,7 @@ export function summarizeCertificate(der: Uint8Array): CertificateSummary {
     keyUsage: keyUsageNames(cert),
     isCa: isCaCertificate(cert),
     publicKey: publicKeyLabel(cert),
-    signatureAlgorithm: cert.signatureAlgorithm.algorithmId === OID_ECDSA_SHA256 ? 'ecdsa-with-SHA256' : cert.signatureAlgorithm.algorithmId,
+    signatureAlgorithm: cert.signatureAlgorithm.algorithmId === OID.ecdsaWithSha256 ? 'ecdsa-with-SHA256' : cert.signatureAlgorithm.algorithmId,
     spki: spkiDer(cert),
   };
 }

@@ -7,13 +7,7 @@
 import { PBKDF2_ITERATIONS } from '../constants.ts';
 import { concat, der, integer, octets, oid, oidToString, parseDer, parseIntegerValue, seq, type DerNode } from './der.ts';
 import { fromPem, toPem } from './pem.ts';
-
-const OID = {
-  pbes2: '1.2.840.113549.1.5.13',
-  pbkdf2: '1.2.840.113549.1.5.12',
-  hmacWithSha256: '1.2.840.113549.2.9',
-  aes256Cbc: '2.16.840.1.101.3.4.1.42',
-};
+import { OID } from './oids.ts';
 
 export const ENCRYPTED_KEY_LABEL = 'ENCRYPTED PRIVATE KEY';
 export const PUBLIC_KEY_LABEL = 'PUBLIC KEY';

@@ -6,18 +6,7 @@
 import * as asn1js from 'asn1js';
 import * as pkijs from 'pkijs';
 import { sha256 } from '../ledger/bytes.ts';
-
-export const X509_OID = {
-  basicConstraints: '2.5.29.19',
-  keyUsage: '2.5.29.15',
-  extKeyUsage: '2.5.29.37',
-  subjectKeyIdentifier: '2.5.29.14',
-  authorityKeyIdentifier: '2.5.29.35',
-  crlDistributionPoints: '2.5.29.31',
-  crlNumber: '2.5.29.20',
-  crlReason: '2.5.29.21',
-  timeStamping: '1.3.6.1.5.5.7.3.8',
-} as const;
+import { OID } from './oids.ts';
 
 /** One DER certificate, nothing before or after it. */
 export function parseCertificate(der: Uint8Array): pkijs.Certificate {
@@ -55,32 +44,32 @@ export type KeyUsage = keyof typeof KEY_USAGE_BITS;
 export function keyUsageExtension(usages: KeyUsage[]): pkijs.Extension {
   const bits: number[] = usages.map((u) => KEY_USAGE_BITS[u]);
   const byte = bits.reduce((b, bit) => b | (0x80 >> bit), 0);
-  return extension(X509_OID.keyUsage, new asn1js.BitString({ valueHex: new Uint8Array([byte]).buffer, unusedBits: 7 - Math.max(...bits) }).toBER(false), true);
+  return extension(OID.keyUsage, new asn1js.BitString({ valueHex: new Uint8Array([byte]).buffer, unusedBits: 7 - Math.max(...bits) }).toBER(false), true);
 }
 
 /** basicConstraints, critical. */
 export function basicConstraintsExtension(isCa: boolean, pathLenConstraint?: number): pkijs.Extension {
   const constraints = new pkijs.BasicConstraints(pathLenConstraint === undefined ? { cA: isCa } : { cA: isCa, pathLenConstraint });
-  return new pkijs.Extension({ extnID: X509_OID.basicConstraints, critical: true, extnValue: constraints.toSchema().toBER(false), parsedValue: constraints });
+  return new pkijs.Extension({ extnID: OID.basicConstraints, critical: true, extnValue: constraints.toSchema().toBER(false), parsedValue: constraints });
 }
 
 /** basicConstraints says cA (pkijs parses the extension it knows). */
 export function isCaCertificate(cert: pkijs.Certificate): boolean {
-  const e = cert.extensions?.find((x) => x.extnID === X509_OID.basicConstraints);
+  const e = cert.extensions?.find((x) => x.extnID === OID.basicConstraints);
   return Boolean(e && (e.parsedValue as pkijs.BasicConstraints | undefined)?.cA);
 }
 
 /** subjectKeyIdentifier and authorityKeyIdentifier. */
 export function keyIdExtensions(subjectSpki: Uint8Array, authorityKeyId: Uint8Array): pkijs.Extension[] {
   return [
-    extension(X509_OID.subjectKeyIdentifier, new asn1js.OctetString({ valueHex: keyIdentifier(subjectSpki).slice().buffer }).toBER(false)),
-    extension(X509_OID.authorityKeyIdentifier, new pkijs.AuthorityKeyIdentifier({ keyIdentifier: new asn1js.OctetString({ valueHex: authorityKeyId.slice().buffer }) }).toSchema().toBER(false)),
+    extension(OID.subjectKeyIdentifier, new asn1js.OctetString({ valueHex: keyIdentifier(subjectSpki).slice().buffer }).toBER(false)),
+    extension(OID.authorityKeyIdentifier, new pkijs.AuthorityKeyIdentifier({ keyIdentifier: new asn1js.OctetString({ valueHex: authorityKeyId.slice().buffer }) }).toSchema().toBER(false)),
   ];
 }
 
 /** The issuer's subjectKeyIdentifier, or the identifier of its key when it has none. */
 export function authorityKeyIdOf(issuer: pkijs.Certificate): Uint8Array {
-  const ski = issuer.extensions?.find((e) => e.extnID === X509_OID.subjectKeyIdentifier);
+  const ski = issuer.extensions?.find((e) => e.extnID === OID.subjectKeyIdentifier);
   if (ski) {
     const parsed = asn1js.fromBER(ski.extnValue.valueBlock.valueHexView.slice().buffer);
     if (parsed.result instanceof asn1js.OctetString) return new Uint8Array(parsed.result.valueBlock.valueHexView);

@@ -17,7 +17,8 @@
  */
 import { concat, equalBytes, sha256, toHex } from './bytes.ts';
 import { parseDer, type DerNode } from '../crypto/der.ts';
-import { CERT_OID as OID, DerShapeError, at, children, isIssuedBy, isSelfSignedCa, oidOf, parseOne, readCertificate, timeOf, verifyEcdsaSha256, withinValidity, type Cert } from '../crypto/cert-check.ts';
+import { DerShapeError, at, children, isIssuedBy, isSelfSignedCa, oidOf, parseOne, readCertificate, timeOf, verifyEcdsaSha256, withinValidity, type Cert } from '../crypto/cert-check.ts';
+import { OID } from '../crypto/oids.ts';
 
 export type PageSignature =
   | { isOk: true; rootFingerprint: string; signedAt: number; signer: string; detail: string }

@@ -4,7 +4,6 @@ import { sha256, toHex } from './bytes.ts';
 import { signX509, type IssuerKey } from '../crypto/sign-with.ts';
 import { isSignedBy, parseCertificateDer, withinValidity, type Cert } from '../crypto/cert-check.ts';
 import {
-  X509_OID,
   basicConstraintsExtension,
   certificateDer,
   keyIdExtensions,
@@ -15,6 +14,7 @@ import {
   setValidity,
   type KeyUsage,
 } from '../crypto/x509.ts';
+import { NAME_OID, OID } from '../crypto/oids.ts';
 
 /**
  * The platform's X.509 chain (ARCHITECTURE "Keys": the platform acts as the CA): a
@@ -24,7 +24,6 @@ import {
  * certified — the platform can rotate signing keys without breaking old proofs or pins.
  */
 const YEAR = 365 * 24 * 60 * 60 * 1000;
-const OID = { ...X509_OID, commonName: '2.5.4.3', organization: '2.5.4.10' } as const;
 
 /** What a platform certificate is for: the root, and the online keys it certifies. */
 export type CertifiedPurpose = 'block' | 'proof' | 'tsa';
@@ -32,8 +31,8 @@ export type CertifiedPurpose = 'block' | 'proof' | 'tsa';
 function name(commonName: string): pkijs.RelativeDistinguishedNames {
   return new pkijs.RelativeDistinguishedNames({
     typesAndValues: [
-      new pkijs.AttributeTypeAndValue({ type: OID.organization, value: new asn1js.Utf8String({ value: 'Provena' }) }),
-      new pkijs.AttributeTypeAndValue({ type: OID.commonName, value: new asn1js.Utf8String({ value: commonName }) }),
+      new pkijs.AttributeTypeAndValue({ type: NAME_OID.organization, value: new asn1js.Utf8String({ value: 'Provena' }) }),
+      new pkijs.AttributeTypeAndValue({ type: NAME_OID.commonName, value: new asn1js.Utf8String({ value: commonName }) }),
     ],
   });
 }

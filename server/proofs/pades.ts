@@ -18,7 +18,8 @@ import { pdflibAddPlaceholder } from '@signpdf/placeholder-pdf-lib';
 import { Signer as SignpdfSigner, SUBFILTER_ETSI_CADES_DETACHED } from '@signpdf/utils';
 import { sha256 } from '../../core/ledger/bytes.ts';
 import { p1363ToDer } from '../../core/crypto/keys.ts';
-import { derSortedAttributes, OID, signedAttributesToSign, signingCertificateV2, TSA_POLICY_OID } from '../../core/crypto/cms.ts';
+import { derSortedAttributes, signedAttributesToSign, signingCertificateV2, TSA_POLICY_OID } from '../../core/crypto/cms.ts';
+import { OID } from '../../core/crypto/oids.ts';
 import type { CertifiedSigner } from '../keys/signer.ts';
 import { parseCertificate } from '../../core/crypto/x509.ts';
 
