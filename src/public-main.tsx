@@ -16,10 +16,7 @@ import { fetchCurrentUser } from './features/auth/auth-api.ts';
 import { currentUserAtom } from './features/auth/user-atom.ts';
 import { publicFiguresAtom } from './features/front/figures-atom.ts';
 import { isFrontPath, type FrontPath } from './features/front/front-meta.ts';
-import { DefaultFrontPage } from './features/front/front-page.tsx';
-import { GovernmentFrontPage } from './features/front/government-page.tsx';
-import { PartnersPage } from './features/front/partners-page.tsx';
-import { InsurancePage } from './features/front/insurance-page.tsx';
+import { PublicPage } from './features/front/public-page.tsx';
 import { PublicLayout } from './app/layouts/public-layout.tsx';
 
 /**
@@ -88,21 +85,6 @@ function SignedInModals() {
   );
 }
 
-function Page({ path: page }: { path: FrontPath }) {
-  const config = boot!.config;
-  const props = { isLoggedIn: false, defaultPath: `/dashboard/${config.defaultPage}` };
-  switch (page) {
-    case '/':
-      return <DefaultFrontPage {...props} />;
-    case '/government':
-      return <GovernmentFrontPage {...props} hasPartners={Boolean(config.cooperation)} />;
-    case '/partners':
-      return <PartnersPage companyName={config.cooperation?.name ?? ''} />;
-    case '/insurance':
-      return <InsurancePage hasPartnerForm={Boolean(config.cooperation)} email={config.contactEmail} />;
-  }
-}
-
 if (!boot || !pagePath) {
   // Not a server-rendered public page (public.html asked for by name): its HTML, if any, stays as it is.
   console.warn('public.html is the server-rendered public pages\' entry; the app is at /');
@@ -118,7 +100,7 @@ if (!boot || !pagePath) {
               <JotaiProvider store={store}>
                 <Router hook={useFullLoadLocation}>
                   <PublicLayout>
-                    <Page path={pagePath} />
+                    <PublicPage path={pagePath} config={boot.config} />
                   </PublicLayout>
                   <Session />
                   <SignedInModals />

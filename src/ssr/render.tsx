@@ -11,10 +11,7 @@ import { deploymentConfigAtom } from '@/config/config-atom.ts';
 import { currentUserAtom } from '@/features/auth/user-atom.ts';
 import { publicFiguresAtom } from '@/features/front/figures-atom.ts';
 import { FRONT_META, type FrontPath } from '@/features/front/front-meta.ts';
-import { DefaultFrontPage } from '@/features/front/front-page.tsx';
-import { GovernmentFrontPage } from '@/features/front/government-page.tsx';
-import { PartnersPage } from '@/features/front/partners-page.tsx';
-import { InsurancePage } from '@/features/front/insurance-page.tsx';
+import { PublicPage } from '@/features/front/public-page.tsx';
 import { PublicLayout } from '@/app/layouts/public-layout.tsx';
 import { cssVariablesResolver, theme } from '@/app/theme.ts';
 
@@ -40,21 +37,6 @@ async function messagesOf(locale: Locale): Promise<Messages> {
   return messages;
 }
 
-function pageOf(input: RenderInput) {
-  const { config } = input;
-  const props = { isLoggedIn: false, defaultPath: `/dashboard/${config.defaultPage}` };
-  switch (input.path) {
-    case '/':
-      return <DefaultFrontPage {...props} />;
-    case '/government':
-      return <GovernmentFrontPage {...props} hasPartners={Boolean(config.cooperation)} />;
-    case '/partners':
-      return <PartnersPage companyName={config.cooperation?.name ?? ''} />;
-    case '/insurance':
-      return <InsurancePage hasPartnerForm={Boolean(config.cooperation)} email={config.contactEmail} />;
-  }
-}
-
 export async function render(input: RenderInput): Promise<RenderOutput> {
   const messages = await messagesOf(input.locale);
   i18n.load(input.locale, messages);
@@ -68,7 +50,7 @@ export async function render(input: RenderInput): Promise<RenderOutput> {
       <MantineProvider theme={theme} cssVariablesResolver={cssVariablesResolver} defaultColorScheme="light">
         <JotaiProvider store={store}>
           <Router ssrPath={input.path}>
-            <PublicLayout>{pageOf(input)}</PublicLayout>
+            <PublicLayout><PublicPage path={input.path} config={input.config} /></PublicLayout>
           </Router>
         </JotaiProvider>
       </MantineProvider>
