@@ -1,4 +1,4 @@
-import { Button, Group, PasswordInput, Stack, TextInput } from '@mantine/core';
+import { Button, Group, Stack } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { notifications } from '@mantine/notifications';
 import { IconArrowLeft } from '@tabler/icons-react';
@@ -8,17 +8,16 @@ import { SMS_TYPES } from '../../../core/constants.ts';
 import { checkNewPassword, checkPhone, checkRepeatPassword, checkSmsCode } from '../../../core/validation.ts';
 import { applyServerErrors } from '@/api/apply-server-errors.ts';
 import { useConfig } from '@/config/config-atom.ts';
-import { usePasswordHint } from '@/components/password-hint.ts';
 import { applyRuleVerdicts } from '@/components/form-rules.ts';
 import { SmsCodeInput } from '@/components/sms-code-input.tsx';
 import { AuthCard } from './auth-card.tsx';
+import { PhoneAndNewPassword } from './account-fields.tsx';
 import { resetPassword, sendPublicCode } from './auth-api.ts';
 
 /** §2 reset password: phone, new password, repeat, SMS code (when the deployment requires it). */
 export function ResetPassPage() {
   const { t, i18n } = useLingui();
   const config = useConfig();
-  const passwordHint = usePasswordHint('new');
   const [, navigate] = useLocation();
   const needsCode = config.requirePhoneValidation;
   const form = useForm({
@@ -76,27 +75,7 @@ export function ResetPassPage() {
     <AuthCard title={t`Reset password`} subtitle={t`Set a new password for your account`}>
       <form onSubmit={onSubmit} noValidate>
         <Stack gap="md">
-          <TextInput
-            label={t`Phone number`}
-            placeholder={t`11-digit mobile number`}
-            inputMode="tel"
-            autoComplete="tel"
-            required
-            {...form.getInputProps('phonenumber')}
-          />
-          <PasswordInput
-            label={t`New password`}
-            description={passwordHint}
-            autoComplete="new-password"
-            required
-            {...form.getInputProps('password')}
-          />
-          <PasswordInput
-            label={t`Repeat new password`}
-            autoComplete="new-password"
-            required
-            {...form.getInputProps('repeatPassword')}
-          />
+          <PhoneAndNewPassword form={form} passwordLabel={t`New password`} repeatLabel={t`Repeat new password`} />
           {needsCode && (
             <SmsCodeInput
               value={v.validation_code}

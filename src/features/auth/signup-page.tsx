@@ -1,4 +1,4 @@
-import { Anchor, Button, Checkbox, PasswordInput, Stack, Text, TextInput } from '@mantine/core';
+import { Anchor, Button, Checkbox, Stack, Text, TextInput } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { Trans, useLingui } from '@lingui/react/macro';
 import { msg } from '@lingui/core/macro';
@@ -8,11 +8,11 @@ import { SMS_TYPES } from '../../../core/constants.ts';
 import { NAME_MAX_LENGTH, checkName, checkNewPassword, checkPhone, checkRepeatPassword, checkSmsCode } from '../../../core/validation.ts';
 import { applyServerErrors } from '@/api/apply-server-errors.ts';
 import { useConfig } from '@/config/config-atom.ts';
-import { usePasswordHint } from '@/components/password-hint.ts';
 import { applyRuleVerdicts } from '@/components/form-rules.ts';
 import { localizedMessage } from '@/components/localized.ts';
 import { SmsCodeInput } from '@/components/sms-code-input.tsx';
 import { AuthCard } from './auth-card.tsx';
+import { PhoneAndNewPassword } from './account-fields.tsx';
 import { register, sendPublicCode } from './auth-api.ts';
 import { currentUserAtom } from './user-atom.ts';
 
@@ -20,7 +20,6 @@ import { currentUserAtom } from './user-atom.ts';
 export function SignupPage() {
   const { t, i18n } = useLingui();
   const config = useConfig();
-  const passwordHint = usePasswordHint('new');
   const setUser = useSetAtom(currentUserAtom);
   const form = useForm({
     mode: 'controlled',
@@ -75,27 +74,7 @@ export function SignupPage() {
     <AuthCard title={t`Register`} subtitle={t`Create your ${siteName} account`}>
       <form onSubmit={onSubmit} noValidate>
         <Stack gap="md">
-          <TextInput
-            label={t`Phone number`}
-            placeholder={t`11-digit mobile number`}
-            inputMode="tel"
-            autoComplete="tel"
-            required
-            {...form.getInputProps('phonenumber')}
-          />
-          <PasswordInput
-            label={t`Password`}
-            description={passwordHint}
-            autoComplete="new-password"
-            required
-            {...form.getInputProps('password')}
-          />
-          <PasswordInput
-            label={t`Repeat password`}
-            autoComplete="new-password"
-            required
-            {...form.getInputProps('repeatPassword')}
-          />
+          <PhoneAndNewPassword form={form} passwordLabel={t`Password`} repeatLabel={t`Repeat password`} />
           {config.allowRegisterName && (
             <TextInput
               label={t`Name`}
