@@ -31,7 +31,7 @@ import { parseArgs } from 'node:util';
 import pg from 'pg';
 import S3rver from 's3rver';
 import { registeringMember, registrationFreeConfig } from '../scripts/registering-member.ts';
-import { freePort, pgQuery, schemaUrl } from '../scripts/local-servers.ts';
+import { freePort, pgQuery, schemaUrl, startAnvil } from '../scripts/local-servers.ts';
 
 const { values } = parseArgs({ options: { quick: { type: 'boolean', default: false }, seconds: { type: 'string' }, concurrency: { type: 'string' } } });
 const isQuick = values.quick!;
@@ -321,19 +321,6 @@ async function singleProcess(): Promise<ReturnType<typeof summarize>> {
   return summarize(outcomes, singleSeconds);
 }
 
-async function startAnvil(): Promise<{ url: string; stop(): void }> {
-  const port = await freePort();
-  const child = spawn(path.join(root, 'node_modules/.bin/anvil'), ['--port', String(port), '--chain-id', '1337', '--silent'], { stdio: 'ignore' });
-  children.add(child);
-  const url = `http://127.0.0.1:${port}`;
-  for (let i = 0; i < 200; i++) {
-    const ok = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'eth_chainId', params: [] }) }).then((r) => r.ok, () => false);
-    if (ok) return { url, stop: () => child.kill() };
-    await sleep(100);
-  }
-  throw new Error('anvil did not start');
-}
-
 async function rpc(url: string, method: string, params: unknown[]): Promise<unknown> {
   const res = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }) });
   return ((await res.json()) as { result: unknown }).result;
@@ -346,6 +333,7 @@ async function cluster(): Promise<Record<string, unknown>> {
   const s3 = new S3rver({ port: 0, address: '127.0.0.1', silent: true, directory: s3dir, configureBuckets: [{ name: 'provena', configs: [] }] });
   const s3address = (await s3.run()) as net.AddressInfo;
   const chain = await startAnvil();
+  children.add(chain.child);
   const dataDir = path.join(work, 'cluster');
   fs.mkdirSync(dataDir, { recursive: true });
   const shared: Record<string, string> = {

@@ -5,9 +5,10 @@ import os from 'node:os';
 import net from 'node:net';
 import path from 'node:path';
 import { createHash } from 'node:crypto';
-import { spawn, type ChildProcess } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { Wallet } from 'ethers';
 import { startHarness, type Harness } from './harness.ts';
+import { startAnvil } from '../../scripts/local-servers.ts';
 import { CheckpointAnchoring, evmAnchorer } from '../../server/ledger/anchor.ts';
 import { CHECKPOINT_ANCHOR_TAG_HEX, jsonRpc } from '../../core/ledger/anchor-check.ts';
 import { checkpointHash, parseSignedNote } from '../../core/ledger/checkpoint.ts';
@@ -23,32 +24,6 @@ const PLATFORM_KEY = '0xac0974bec39a17e36ba4a6b4d238ff944bacb478cbed5efcae784d7b
 const PLATFORM = new Wallet(PLATFORM_KEY).address;
 const sha = (t: string) => createHash('sha256').update(t).digest('hex');
 const quiet = { info() {}, warn() {} };
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const s = net.createServer().listen(0, '127.0.0.1', () => {
-      const port = (s.address() as net.AddressInfo).port;
-      s.close(() => resolve(port));
-    });
-  });
-}
-
-async function startAnvil(): Promise<{ url: string; stop(): void }> {
-  const port = await freePort();
-  const child: ChildProcess = spawn(path.join(repo, 'node_modules/.bin/anvil'), ['--port', String(port), '--chain-id', '1337', '--silent'], { stdio: 'ignore' });
-  const url = `http://127.0.0.1:${port}`;
-  const rpc = jsonRpc(url, 1000);
-  for (let i = 0; i < 100; i++) {
-    try {
-      await rpc('eth_chainId', []);
-      return { url, stop: () => child.kill() };
-    } catch {
-      await new Promise((r) => setTimeout(r, 100));
-    }
-  }
-  child.kill();
-  throw new Error('anvil did not start');
-}
 
 /**
  * pass: forwards everything. lose-reply: forwards eth_sendRawTransaction, then answers 502

@@ -2,9 +2,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import net from 'node:net';
 import path from 'node:path';
 import { createHash } from 'node:crypto';
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { Wallet } from 'ethers';
 import { startHarness, type Harness } from './harness.ts';
+import { startAnvil } from '../../scripts/local-servers.ts';
 import { decodePackage, encodePackage, encodeStatement, verifyCertificate, verifyPackage, type ProofPackage } from '../../core/ledger/package.ts';
 import { signText } from '../../core/ledger/block.ts';
 import { extractPackageNode } from '../../server/proofs/extract.ts';
@@ -17,32 +18,6 @@ const repo = path.resolve(import.meta.dirname, '../..');
 const PLATFORM_KEY = '0xac0974bec39a17e36ba4a6b4d238ff944bacb478cbed5efcae784d7bf4f2ff80';
 const STRANGER_KEY = '0x59c6995e998f97a5a0044966f0945389dc9e86dae88c7a8412f4603b6b78690d';
 const sha = (t: string) => createHash('sha256').update(t).digest('hex');
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const s = net.createServer().listen(0, '127.0.0.1', () => {
-      const port = (s.address() as net.AddressInfo).port;
-      s.close(() => resolve(port));
-    });
-  });
-}
-
-async function startAnvil(): Promise<{ url: string; stop(): void }> {
-  const port = await freePort();
-  const child: ChildProcess = spawn(path.join(repo, 'node_modules/.bin/anvil'), ['--port', String(port), '--chain-id', '1337', '--silent'], { stdio: 'ignore' });
-  const url = `http://127.0.0.1:${port}`;
-  const rpc = jsonRpc(url, 1000);
-  for (let i = 0; i < 100; i++) {
-    try {
-      await rpc('eth_chainId', []);
-      return { url, stop: () => child.kill() };
-    } catch {
-      await new Promise((r) => setTimeout(r, 100));
-    }
-  }
-  child.kill();
-  throw new Error('anvil did not start');
-}
 
 /** Sends a zero-value self-transaction carrying `data` from `key`; returns its anchor. */
 async function selfSend(url: string, key: string, data: string) {

@@ -1,9 +1,9 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { freePort } from '../../scripts/local-servers.ts';
 
 /** The score API as a process of its own (§7 "separate host"): boots on its port and answers. */
 let child: ChildProcess | undefined;
@@ -12,17 +12,6 @@ afterAll(() => {
   child?.kill('SIGTERM');
   fs.rmSync(dataDir, { recursive: true, force: true });
 });
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as net.AddressInfo;
-      server.close(() => resolve(port));
-    });
-    server.on('error', reject);
-  });
-}
 
 describe('node server/score/server.ts', () => {
   it('serves the score API alone on SCORE_PORT', async () => {
