@@ -30,6 +30,7 @@ import { gpt } from './migrations/0026-gpt.ts';
 import { repoRefs } from './migrations/0028-repo-refs.ts';
 import { sealerFencing } from './migrations/0030-sealer-fencing.ts';
 import { scorePlatformCode } from './migrations/0035-score-platform-code.ts';
+import { proofPdfObjects } from './migrations/0036-proof-pdf-objects.ts';
 
 export type Db = Kysely<Database>;
 
@@ -59,6 +60,7 @@ export function migrations(dialect: Dialect): Record<string, Migration> {
     '0028-repo-refs': repoRefs(dialect),
     '0030-sealer-fencing': sealerFencing(),
     '0035-score-platform-code': scorePlatformCode(),
+    '0036-proof-pdf-objects': proofPdfObjects(),
   };
 }
 
