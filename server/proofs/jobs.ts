@@ -189,8 +189,9 @@ export class ProofJobs {
    * The backfill of migration 0036: certificates still in a row's `pdf` column (written before
    * certificates went to the object store) are written to the store and the column emptied,
    * twenty at a time. Idempotent: a crash between the write and the row update leaves the row
-   * as it was, and the next pass writes the same key again. Runs at every pass, so an upgraded
-   * deployment empties the column as its workers start. Returns the rows moved.
+   * as it was, and the next pass writes the same key again. Runs in each process's passes until
+   * it finds the column empty, so an upgraded deployment empties it as its workers start.
+   * Returns the rows moved.
    */
   async moveLegacyBatch(): Promise<number> {
     // Unsigned certificates (page_signed 0) are left to signLegacyBatch, which stores its signed copy.
