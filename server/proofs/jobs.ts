@@ -8,7 +8,7 @@ import { loadPlatformSigner } from '../keys/platform-keys.ts';
 import { ASSET_TYPE_TEXT, COMMIT_DETAIL_TEXT, COMMIT_TEXT, REPO_PROJECT_TEXT, VAULT_FILE_TEXT } from './certificate-text.ts';
 import type { CertificateLocale } from '../locale.ts';
 import type { ObjectDriver } from '../storage/drivers.ts';
-import { PROOF_PDF_COLUMNS, proofPdfKeyOf, putProofPdf, readProofPdfOf } from '../services/proof-pdf.ts';
+import { dropReplacedProofPdf, moveLegacyProofPdfs, PROOF_PDF_COLUMNS, proofPdfKeyOf, putProofPdf, readProofPdfOf } from '../services/proof-pdf.ts';
 
 const isCertificateLocale = (value: string): value is CertificateLocale => value === 'zh' || value === 'en' || value === 'ja';
 import type { CheckpointAnchoring } from '../ledger/anchor.ts';
@@ -185,23 +185,9 @@ export class ProofJobs {
     return rows.length;
   }
 
-  /**
-   * The backfill of migration 0036: certificates still in a row's `pdf` column (written before
-   * certificates went to the object store) are written to the store and the column emptied,
-   * twenty at a time. Idempotent: a crash between the write and the row update leaves the row
-   * as it was, and the next pass writes the same key again. Runs in each process's passes until
-   * it finds the column empty, so an upgraded deployment empties it as its workers start.
-   * Returns the rows moved.
-   */
-  async moveLegacyBatch(): Promise<number> {
-    // Unsigned certificates (page_signed 0) are left to signLegacyBatch, which stores its signed copy.
-    const rows = await this.db.selectFrom('proofs').select(['dna', 'generation', 'pdf', 'pdf_key']).where('pdf', 'is not', null).where('page_signed', '!=', 0).limit(20).execute();
-    for (const row of rows) {
-      const stored = await putProofPdf(this.storage, proofPdfKeyOf(row.dna, row.generation), new Uint8Array(row.pdf!));
-      const r = await this.db.updateTable('proofs').set({ pdf: null, ...stored }).where('dna', '=', row.dna).where('generation', '=', row.generation).where('pdf', 'is not', null).executeTakeFirst();
-      await this.dropReplaced(Number(r.numUpdatedRows) > 0 ? row.pdf_key : stored.pdf_key, stored.pdf_key);
-    }
-    return rows.length;
+  /** One batch of the migration 0036 backfill (server/services/proof-pdf.ts); the rows moved. */
+  moveLegacyBatch(): Promise<number> {
+    return moveLegacyProofPdfs(this.db, this.storage, this.log);
   }
 
   /** Moves every certificate still in a database row to the object store (tests, `moveLegacyBatch` until done). */
@@ -211,14 +197,8 @@ export class ProofJobs {
     return moved;
   }
 
-  /**
-   * Deletes an object no row points at any more: the one a row pointed at before an update that
-   * replaced it, or the one just written when the update found the row changed (regenerated
-   * meanwhile). Never the key the row now holds; a failure only leaves an orphan, logged.
-   */
-  private async dropReplaced(key: string | null, current: string): Promise<void> {
-    if (key === null || key === current) return;
-    await this.storage.remove(key).catch((error: unknown) => this.log.error({ err: error, key }, 'a replaced certificate object could not be deleted'));
+  private dropReplaced(key: string | null, current: string): Promise<void> {
+    return dropReplacedProofPdf(this.storage, this.log, key, current);
   }
 
   /** What the certificate names: the digital asset or vault file registered under this DNA, if any. */

@@ -83,3 +83,34 @@ export async function readProofPdf(db: Db, storage: ObjectDriver, dna: string): 
   if (!row || !isProofStatusGenerated(row.status)) return null;
   return readProofPdfOf(storage, row);
 }
+
+type Logger = { error(obj: object, msg?: string): void };
+
+/**
+ * Deletes an object no row points at any more: the one a row pointed at before an update that
+ * replaced it, or the one just written when the update found the row changed (regenerated
+ * meanwhile). Never the key the row now holds; a failure only leaves an orphan, logged.
+ */
+export async function dropReplacedProofPdf(storage: ObjectDriver, log: Logger, key: string | null, current: string): Promise<void> {
+  if (key === null || key === current) return;
+  await storage.remove(key).catch((error: unknown) => log.error({ err: error, key }, 'a replaced certificate object could not be deleted'));
+}
+
+/**
+ * The backfill of migration 0036, one batch: certificates still in a row's `pdf` column (written
+ * before certificates went to the object store) are written to the store, then the row records
+ * the object and its column is emptied. Idempotent: a crash between the write and the row update
+ * leaves the row as it was, and the next batch writes the same key again. The certificate job
+ * (ProofJobs) runs batches in each process until one finds the column empty, so an upgraded
+ * deployment empties it as its workers start. Returns the rows moved.
+ */
+export async function moveLegacyProofPdfs(db: Db, storage: ObjectDriver, log: Logger, limit = 20): Promise<number> {
+  // Unsigned certificates (page_signed 0) are left to the job's signing pass, which stores its signed copy.
+  const rows = await db.selectFrom('proofs').select(['dna', 'generation', 'pdf', 'pdf_key']).where('pdf', 'is not', null).where('page_signed', '!=', 0).limit(limit).execute();
+  for (const row of rows) {
+    const stored = await putProofPdf(storage, proofPdfKeyOf(row.dna, row.generation), new Uint8Array(row.pdf!));
+    const r = await db.updateTable('proofs').set({ pdf: null, ...stored }).where('dna', '=', row.dna).where('generation', '=', row.generation).where('pdf', 'is not', null).executeTakeFirst();
+    await dropReplacedProofPdf(storage, log, Number(r.numUpdatedRows) > 0 ? row.pdf_key : stored.pdf_key, stored.pdf_key);
+  }
+  return rows.length;
+}

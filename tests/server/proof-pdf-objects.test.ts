@@ -11,7 +11,9 @@ import { startS3 } from './storage-helpers.ts';
 import type { StorageEnv } from '../../server/env.ts';
 import type { ObjectDriver } from '../../server/storage/drivers.ts';
 import { ProofJobs } from '../../server/proofs/jobs.ts';
-import { ProofPdfIntegrityError, proofPdfKeyOf, readProofPdf } from '../../server/services/proof-pdf.ts';
+import { moveLegacyProofPdfs, ProofPdfIntegrityError, proofPdfKeyOf, readProofPdf } from '../../server/services/proof-pdf.ts';
+import { localDriver } from '../../server/storage/drivers.ts';
+import { migrations } from '../../server/db/database.ts';
 
 // Certificates are rendered and signed for real; several per driver.
 vi.setConfig({ testTimeout: 120_000 });
@@ -191,5 +193,43 @@ describe.each(cases)('certificate PDFs in the object store: $name', ({ setup }) 
     }
     expect(await h.app.db.selectFrom('proofs').select('dna').where('pdf', 'is not', null).execute()).toEqual([]);
     await h.app.db.deleteFrom('proofs').where('dna', 'in', legacy.map((l) => l.dna)).execute();
+  });
+});
+
+describe('migration 0036-proof-pdf-objects on a database written before it', () => {
+  it('adds the object columns to existing rows (null), which are served from their pdf column until the backfill moves them', async () => {
+    const { Kysely, SqliteDialect } = await import('kysely');
+    const { Migrator } = await import('kysely/migration');
+    const SQLite = (await import('better-sqlite3')).default;
+    const all = migrations('sqlite');
+    const before = Object.fromEntries(Object.entries(all).filter(([name]) => name < '0036-proof-pdf-objects'));
+    const db = new Kysely<any>({ dialect: new SqliteDialect({ database: new SQLite(':memory:') }) });
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'provena-proof-migration-'));
+    try {
+      expect((await new Migrator({ db, provider: { getMigrations: async () => before } }).migrateToLatest()).error).toBeUndefined();
+      const bytes = Array.from({ length: 3 }, (_, i) => Buffer.from(`%PDF-1.7 written by the old code ${i}`));
+      const dnas = ['pvaaaaaaaaaaaaaaaaaaaa', 'pvbbbbbbbbbbbbbbbbbbbb', 'pvcccccccccccccccccccc'];
+      await db
+        .insertInto('proofs')
+        .values(dnas.map((dna, i) => ({ dna, status: 5, generation: i + 1, valid_ms: 1000, issued_at: 1, expires_at: 1001, pdf: bytes[i], error: null, updated_at: 1, page_signed: 1 })))
+        .execute();
+      expect((await new Migrator({ db, provider: { getMigrations: async () => all } }).migrateToLatest()).error).toBeUndefined();
+      const driver = localDriver(dir);
+      const rows = await db.selectFrom('proofs').select(['dna', 'pdf_key', 'pdf_size', 'pdf_sha256']).orderBy('dna').execute();
+      expect(rows.map((r) => [r.pdf_key, r.pdf_size, r.pdf_sha256])).toEqual(dnas.map(() => [null, null, null]));
+      for (const [i, dna] of dnas.entries()) expect(await readProofPdf(db, driver, dna)).toEqual(bytes[i]);
+      // Batches of two: two, then one, then none.
+      expect(await moveLegacyProofPdfs(db, driver, { error() {} }, 2)).toBe(2);
+      expect(await moveLegacyProofPdfs(db, driver, { error() {} }, 2)).toBe(1);
+      expect(await moveLegacyProofPdfs(db, driver, { error() {} }, 2)).toBe(0);
+      for (const [i, dna] of dnas.entries()) {
+        const r = await db.selectFrom('proofs').select(['pdf', 'pdf_key', 'pdf_sha256']).where('dna', '=', dna).executeTakeFirstOrThrow();
+        expect(r).toEqual({ pdf: null, pdf_key: `proofs/${dna}/${i + 1}.pdf`, pdf_sha256: sha256(bytes[i]!) });
+        expect(await readProofPdf(db, driver, dna)).toEqual(bytes[i]);
+      }
+    } finally {
+      await db.destroy();
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
