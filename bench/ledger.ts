@@ -21,6 +21,8 @@ import { keyringFromProcessEnv } from '../server/keys/keyring.ts';
 import { attachKeyring } from '../server/keys/platform-keys.ts';
 import { Ledger } from '../server/ledger/ledger.ts';
 import { ProofJobs } from '../server/proofs/jobs.ts';
+import { localDriver } from '../server/storage/drivers.ts';
+import { readProofPdf } from '../server/services/proof-pdf.ts';
 import { renderWorkersFromEnv } from '../server/proofs/render-pool.ts';
 import { readLedgerConfig } from '../server/ledger/config.ts';
 import { extractPackageNode } from '../server/proofs/extract.ts';
@@ -53,7 +55,7 @@ const quiet = { info() {}, warn() {}, error: (o: object) => console.error(o) };
 // One block for the whole batch: registration is timed alone, sealing separately.
 const ledger = new Ledger(db, { ...readLedgerConfig({}), maxBlockEntries: N + 1 }, quiet);
 await ledger.start({ isSealingTimerOn: false });
-const jobs = new ProofJobs(db, ledger, quiet);
+const jobs = new ProofJobs(db, ledger, quiet, null, undefined, localDriver(path.join(dataDir, 'objects')));
 const hashOf = (i: number) => createHash('sha256').update(`bench-${i}`).digest('hex');
 
 async function pool(count: number, work: (i: number) => Promise<unknown>): Promise<number> {
@@ -88,7 +90,7 @@ let nextDna = 0;
 const takeDnas = (n: number) => allDnas.slice(nextDna, (nextDna += n));
 const load = () => os.loadavg().map((x) => +x.toFixed(2));
 async function certificates(renderWorkers: number, inFlight: number) {
-  const pipeline = renderWorkers === 0 ? jobs : new ProofJobs(db, ledger, quiet, null, renderWorkers);
+  const pipeline = renderWorkers === 0 ? jobs : new ProofJobs(db, ledger, quiet, null, renderWorkers, jobs.storage);
   for (const dna of takeDnas(WARM)) await pipeline.generate(dna);
   const batch = takeDnas(PDFS);
   const loadBefore = load();
@@ -118,8 +120,8 @@ const defaultWorkers = renderWorkersFromEnv({});
 const pipelinePdfs = [];
 for (const workers of new Set([1, 2, defaultWorkers])) pipelinePdfs.push(await certificates(workers, workers * 2));
 const dnas = allDnas.slice(0, PDFS);
-const sample = await db.selectFrom('proofs').innerJoin('ledger_entries', 'ledger_entries.dna', 'proofs.dna').select(['proofs.pdf', 'ledger_entries.file_hash']).where('proofs.dna', '=', dnas[0]!).executeTakeFirstOrThrow();
-const pdf = new Uint8Array(sample.pdf!);
+const sample = await db.selectFrom('ledger_entries').select(['file_hash']).where('dna', '=', dnas[0]!).executeTakeFirstOrThrow();
+const pdf = new Uint8Array((await readProofPdf(db, jobs.storage, dnas[0]!))!);
 const VERIFY_RUNS = 20;
 let verifyMs = Infinity;
 for (let i = 0; i < VERIFY_RUNS; i++) {

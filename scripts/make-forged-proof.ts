@@ -14,6 +14,8 @@ import { keyringFromProcessEnv } from '../server/keys/keyring.ts';
 import { attachKeyring } from '../server/keys/platform-keys.ts';
 import { Ledger } from '../server/ledger/ledger.ts';
 import { ProofJobs } from '../server/proofs/jobs.ts';
+import { localDriver } from '../server/storage/drivers.ts';
+import { readProofPdf } from '../server/services/proof-pdf.ts';
 import { readLedgerConfig } from '../server/ledger/config.ts';
 
 const out = path.resolve('tests/fixtures/forged');
@@ -24,7 +26,7 @@ attachKeyring(db, keyringFromProcessEnv(tmp));
 const log = { info() {}, warn() {}, error: (o: object) => console.error(o) };
 const ledger = new Ledger(db, { ...readLedgerConfig({}), publicUrl: 'https://provena.example' }, log);
 await ledger.start({ isSealingTimerOn: false });
-const jobs = new ProofJobs(db, ledger, log);
+const jobs = new ProofJobs(db, ledger, log, null, undefined, localDriver(path.join(tmp, 'objects')));
 
 const original = new TextEncoder().encode('A file registered on a forger\'s own copy of the ledger.\n');
 fs.writeFileSync(path.join(out, 'original.txt'), original);
@@ -32,8 +34,7 @@ const digest = createHash('sha256').update(original).digest('hex');
 const reg = await ledger.register({ fileHash: `0x${digest}.txt`, enterpriseName: '西安测试科技有限公司', registrantUserId: null, kind: 'file', validMs: 20 * 365 * 86400_000 });
 await ledger.sealNow();
 await jobs.drain();
-const row = await db.selectFrom('proofs').select('pdf').where('dna', '=', reg.dna).executeTakeFirstOrThrow();
-fs.writeFileSync(path.join(out, 'proof.pdf'), row.pdf as Uint8Array);
+fs.writeFileSync(path.join(out, 'proof.pdf'), new Uint8Array((await readProofPdf(db, jobs.storage, reg.dna))!));
 const root = await db.selectFrom('platform_roots').select('fingerprint').executeTakeFirstOrThrow();
 fs.writeFileSync(path.join(out, 'root.json'), `${JSON.stringify({ fingerprint: root.fingerprint, asset_dna: reg.dna }, null, 2)}\n`);
 await ledger.stop();

@@ -14,6 +14,8 @@ import { keyringFromProcessEnv } from '../server/keys/keyring.ts';
 import { attachKeyring } from '../server/keys/platform-keys.ts';
 import { Ledger } from '../server/ledger/ledger.ts';
 import { ProofJobs } from '../server/proofs/jobs.ts';
+import { localDriver } from '../server/storage/drivers.ts';
+import { readProofPdf } from '../server/services/proof-pdf.ts';
 import { readLedgerConfig } from '../server/ledger/config.ts';
 import { extractPackageNode } from '../server/proofs/extract.ts';
 import { gunzip } from '../core/ledger/package.ts';
@@ -27,7 +29,7 @@ attachKeyring(db, keyringFromProcessEnv(tmp));
 const log = { info() {}, warn() {}, error: (o: object) => console.error(o) };
 const ledger = new Ledger(db, { ...readLedgerConfig({}), publicUrl: 'https://provena.example' }, log);
 await ledger.start({ isSealingTimerOn: false });
-const jobs = new ProofJobs(db, ledger, log);
+const jobs = new ProofJobs(db, ledger, log, null, undefined, localDriver(path.join(tmp, 'objects')));
 
 const original = new TextEncoder().encode('Provena proof-format test vector: the original file.\n');
 fs.writeFileSync(path.join(out, 'original.txt'), original);
@@ -39,7 +41,7 @@ const expired = await ledger.register({ fileHash: `0x${digest}.txt`, enterpriseN
 await ledger.sealNow();
 await jobs.drain();
 
-const pdfOf = async (dna: string) => (await db.selectFrom('proofs').select('pdf').where('dna', '=', dna).executeTakeFirstOrThrow()).pdf as Uint8Array;
+const pdfOf = async (dna: string) => new Uint8Array((await readProofPdf(db, jobs.storage, dna))!);
 const pdf = await pdfOf(reg.dna);
 fs.writeFileSync(path.join(out, 'proof.pdf'), pdf);
 fs.writeFileSync(path.join(out, 'proof-expired.pdf'), await pdfOf(expired.dna));

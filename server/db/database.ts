@@ -31,6 +31,7 @@ import { repoRefs } from './migrations/0028-repo-refs.ts';
 import { sealerFencing } from './migrations/0030-sealer-fencing.ts';
 import { scorePlatformCode } from './migrations/0035-score-platform-code.ts';
 import { anchorIntents } from './migrations/0037-anchor-intents.ts';
+import { proofPdfObjects } from './migrations/0036-proof-pdf-objects.ts';
 
 export type Db = Kysely<Database>;
 
@@ -61,6 +62,7 @@ export function migrations(dialect: Dialect): Record<string, Migration> {
     '0030-sealer-fencing': sealerFencing(),
     '0035-score-platform-code': scorePlatformCode(),
     '0037-anchor-intents': anchorIntents(),
+    '0036-proof-pdf-objects': proofPdfObjects(),
   };
 }
 

@@ -100,7 +100,12 @@ export type ProofsTable = {
   valid_ms: number;
   issued_at: number | null;
   expires_at: number | null;
+  /** Only in rows written before migration 0036 (and not yet moved by the backfill); see pdf_key. */
   pdf: Uint8Array | null;
+  /** The certificate in the object store (`proofs/<dna>/<generation>.pdf`), its size and SHA-256 (hex); null until rendered. */
+  pdf_key: string | null;
+  pdf_size: number | null;
+  pdf_sha256: string | null;
   error: string | null;
   updated_at: number;
   /** zh, en or ja: the certificate's main language (the registrant's). */

@@ -7,6 +7,8 @@ import { RenderPool, renderWorkersFromEnv } from './render-pool.ts';
 import { loadPlatformSigner } from '../keys/platform-keys.ts';
 import { ASSET_TYPE_TEXT, COMMIT_DETAIL_TEXT, COMMIT_TEXT, REPO_PROJECT_TEXT, VAULT_FILE_TEXT } from './certificate-text.ts';
 import type { CertificateLocale } from '../locale.ts';
+import type { ObjectDriver } from '../storage/drivers.ts';
+import { dropReplacedProofPdf, moveLegacyProofPdfs, PROOF_PDF_COLUMNS, proofPdfKeyOf, putProofPdf, readProofPdfOf } from '../services/proof-pdf.ts';
 
 const isCertificateLocale = (value: string): value is CertificateLocale => value === 'zh' || value === 'en' || value === 'ja';
 import type { CheckpointAnchoring } from '../ledger/anchor.ts';
@@ -32,19 +34,27 @@ type Logger = { error(obj: object, msg?: string): void };
 export class ProofJobs {
   private running: Promise<void> | null = null;
   private isAgain = false;
+  /** Set once the migration 0036 backfill found no certificate left in a row (moveLegacyBatch). */
+  private isLegacyMoved = false;
   private readonly db: Db;
   private readonly ledger: Ledger;
   private readonly log: Logger;
   private readonly anchoring: CheckpointAnchoring | null;
   /** Pages are rendered here (worker threads unless PROOF_RENDER_WORKERS=0) and signed in this thread. */
   private readonly renderer: RenderPool;
+  /** Where certificate PDFs are written (server/services/proof-pdf.ts): the object store. */
+  readonly storage: ObjectDriver;
 
-  constructor(db: Db, ledger: Ledger, log: Logger, anchoring: CheckpointAnchoring | null = null, renderWorkers = renderWorkersFromEnv()) {
+  /** `storage` defaults to the object store the ledger publishes its checkpoints to. */
+  constructor(db: Db, ledger: Ledger, log: Logger, anchoring: CheckpointAnchoring | null = null, renderWorkers = renderWorkersFromEnv(), storage: ObjectDriver | null = null) {
     this.db = db;
     this.ledger = ledger;
     this.log = log;
     this.anchoring = anchoring;
     this.renderer = new RenderPool(renderWorkers);
+    const driver = storage ?? ledger.checkpoints?.driver;
+    if (!driver) throw new Error('certificates need an object store: pass one, or give the ledger a checkpoint store');
+    this.storage = driver;
   }
 
   /** Stops the render workers (the app's onClose, after drain). */
@@ -81,6 +91,13 @@ export class ProofJobs {
           }
           while ((await this.signLegacyBatch()) > 0) {
             /* until every stored certificate carries the page signature */
+          }
+          // Nothing writes the column any more: once empty, it stays empty for this process.
+          if (!this.isLegacyMoved) {
+            while ((await this.moveLegacyBatch()) > 0) {
+              /* until no certificate is left in a database row */
+            }
+            this.isLegacyMoved = true;
           }
         } catch (error) {
           this.log.error({ err: error }, 'proof generation pass failed');
@@ -135,14 +152,30 @@ export class ProofJobs {
    * refuse an unsigned page, so this runs at boot, after the waiting certificates.
    */
   private async signLegacyBatch(): Promise<number> {
-    const rows = await this.db.selectFrom('proofs').select(['dna', 'pdf', 'generation', 'locale']).where('page_signed', '=', 0).where('pdf', 'is not', null).limit(20).execute();
+    const rows = await this.db
+      .selectFrom('proofs')
+      .select(['dna', 'generation', 'locale', ...PROOF_PDF_COLUMNS])
+      .where('page_signed', '=', 0)
+      .where((eb) => eb.or([eb('pdf', 'is not', null), eb('pdf_key', 'is not', null)]))
+      .limit(20)
+      .execute();
     if (rows.length === 0) return 0;
     const signing = { proof: await loadPlatformSigner(this.db, 'proof'), tsa: await loadPlatformSigner(this.db, 'tsa') };
     const host = new URL(this.ledger.config.publicUrl).host;
     for (const row of rows) {
       try {
-        const pdf = await signExistingCertificate(new Uint8Array(row.pdf!), signing, isCertificateLocale(row.locale) ? row.locale : 'zh', host);
-        await this.db.updateTable('proofs').set({ pdf, page_signed: 1 }).where('dna', '=', row.dna).where('generation', '=', row.generation).where('page_signed', '=', 0).execute();
+        const unsigned = await readProofPdfOf(this.storage, row);
+        const pdf = await signExistingCertificate(new Uint8Array(unsigned!), signing, isCertificateLocale(row.locale) ? row.locale : 'zh', host);
+        // The signed copy is a new object, written before the row points at it.
+        const stored = await putProofPdf(this.storage, proofPdfKeyOf(row.dna, row.generation, '-signed'), pdf);
+        const r = await this.db
+          .updateTable('proofs')
+          .set({ pdf: null, ...stored, page_signed: 1 })
+          .where('dna', '=', row.dna)
+          .where('generation', '=', row.generation)
+          .where('page_signed', '=', 0)
+          .executeTakeFirst();
+        await this.dropReplaced(Number(r.numUpdatedRows) > 0 ? row.pdf_key : stored.pdf_key, stored.pdf_key);
       } catch (error) {
         // Not tried again on every pass (-1); regenerating the certificate renders and signs it anew.
         this.log.error({ err: error, dna: row.dna }, 'an older certificate could not be signed; regenerate it');
@@ -150,6 +183,22 @@ export class ProofJobs {
       }
     }
     return rows.length;
+  }
+
+  /** One batch of the migration 0036 backfill (server/services/proof-pdf.ts); the rows moved. */
+  moveLegacyBatch(): Promise<number> {
+    return moveLegacyProofPdfs(this.db, this.storage, this.log);
+  }
+
+  /** Moves every certificate still in a database row to the object store (tests, `moveLegacyBatch` until done). */
+  async moveLegacyPdfs(): Promise<number> {
+    let moved = 0;
+    for (let n = await this.moveLegacyBatch(); n > 0; n = await this.moveLegacyBatch()) moved += n;
+    return moved;
+  }
+
+  private dropReplaced(key: string | null, current: string): Promise<void> {
+    return dropReplacedProofPdf(this.storage, this.log, key, current);
   }
 
   /** What the certificate names: the digital asset or vault file registered under this DNA, if any. */
@@ -219,11 +268,14 @@ export class ProofJobs {
       padesCertificates(signing),
     );
     const pdf = await signPreparedPdf(page, signing, new Date(pkg.statement.issued_at));
-    await this.db
+    // The object first, then the row that points at it; the previous generation's object goes after.
+    const stored = await putProofPdf(this.storage, proofPdfKeyOf(dna, proof.generation), pdf);
+    const r = await this.db
       .updateTable('proofs')
       .set({
         status: proof.generation > 1 ? PROOF_STATUS.regenerated : PROOF_STATUS.generated,
-        pdf,
+        pdf: null,
+        ...stored,
         page_signed: 1,
         issued_at: pkg.statement.issued_at,
         expires_at: pkg.statement.expires_at,
@@ -232,10 +284,14 @@ export class ProofJobs {
       })
       .where('dna', '=', dna)
       .where('generation', '=', proof.generation)
-      .execute();
+      .executeTakeFirst();
+    await this.dropReplaced(Number(r.numUpdatedRows) > 0 ? proof.pdf_key : stored.pdf_key, stored.pdf_key);
   }
 
-  /** Issues a new certificate with a new expiry (the entry and its block do not change). */
+  /**
+   * Issues a new certificate with a new expiry (the entry and its block do not change). The row
+   * keeps the old object's key until the new certificate replaces it (status < 5: never served).
+   */
   async regenerate(dna: string, validMs: number): Promise<void> {
     await this.db
       .updateTable('proofs')

@@ -23,6 +23,8 @@ import type { CertificateLocale } from '../locale.ts';
 import { chargeRegistration } from './credits.ts';
 import type { CodeService } from './sms.ts';
 import { canWriteProject, seesAllVault, visibleProject, writeVaultLog, type VaultViewer } from './vault.ts';
+import { readProofPdf } from './proof-pdf.ts';
+import type { ObjectDriver } from '../storage/drivers.ts';
 
 /**
  * The trade-secret vault's unlocking, projects, files and log: the routes check that the
@@ -344,13 +346,13 @@ export async function registerVaultFile(
 }
 
 /** The proof certificate PDF of a vault file, for whoever may see the file (logged). */
-export async function vaultProof(db: Db, v: VaultContext, fileId: number): Promise<{ dna: string; pdf: Uint8Array }> {
+export async function vaultProof(db: Db, storage: ObjectDriver, v: VaultContext, fileId: number): Promise<{ dna: string; pdf: Buffer }> {
   const file = await db.selectFrom('vault_files').select(['id', 'project_id', 'dna', 'name']).where('id', '=', fileId).where('enterprise_id', '=', v.employee.enterprise_id).executeTakeFirst();
   if (!file || !(await visibleProject(db, v.employee.enterprise_id, v.viewer, file.project_id))) fail('not_found', 'file_id');
-  const proof = await db.selectFrom('proofs').select(['status', 'pdf']).where('dna', '=', file.dna).executeTakeFirstOrThrow();
-  if (!isProofStatusGenerated(proof.status) || !proof.pdf) fail('proof_record_not_found', 'file_id');
+  const pdf = await readProofPdf(db, storage, file.dna);
+  if (!pdf) fail('proof_record_not_found', 'file_id');
   await writeVaultLog(db, { enterpriseId: v.employee.enterprise_id, projectId: file.project_id, userId: v.user.id, action: 'proof_downloaded', detail: { file_id: file.id, name: file.name, dip_id: file.dna } });
-  return { dna: file.dna, pdf: proof.pdf };
+  return { dna: file.dna, pdf };
 }
 
 // ---- log -------------------------------------------------------------------------------

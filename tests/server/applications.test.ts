@@ -9,6 +9,7 @@ import { giveCredits } from './credit-helpers.ts';
 import { createApplication, signed, type AppCredentials } from './application-helpers.ts';
 import { signRequest, signedHeaders } from '../../core/applications.ts';
 import { computeState } from '../../server/services/application-monitor.ts';
+import { readProofPdf } from '../../server/services/proof-pdf.ts';
 
 vi.setConfig({ testTimeout: 120_000 });
 // The scheduler is driven by hand (fake clock) in these tests: its own timer stays out of the way.
@@ -128,6 +129,12 @@ describe('the signed open API', () => {
     expect(ready.statusCode).toBe(200);
     expect(ready.headers['content-type']).toBe('application/pdf');
     expect(ready.rawPayload.subarray(0, 5).toString()).toBe('%PDF-');
+    // The certificate the object store holds, byte for byte, over the open API and the management screens' route.
+    const stored = (await readProofPdf(h.app.db, h.app.fileStore.driver, file.dip_id))!;
+    expect(ready.rawPayload.equals(stored)).toBe(true);
+    const managed = await h.request({ method: 'GET', url: `/api/v1/applications/${app.application_id}/files/${file.dip_id}/proof`, cookie: owner.cookie });
+    expect(managed.statusCode, managed.body).toBe(200);
+    expect(managed.rawPayload.equals(stored)).toBe(true);
     // The screens see it too.
     const listed = (await h.request({ method: 'GET', url: `/api/v1/applications/${app.application_id}/files`, cookie: owner.cookie })).json().data;
     expect(listed.items[0]).toMatchObject({ dip_id: file.dip_id, is_generated: true });

@@ -8,6 +8,7 @@ import { startHarness, type Harness } from './harness.ts';
 import { ownerWithEnterprise } from './enterprise-helpers.ts';
 import { creditsForAssets } from './credit-helpers.ts';
 import { requestLocale } from '../../server/locale.ts';
+import { readProofPdf } from '../../server/services/proof-pdf.ts';
 
 /**
  * The certificate a customer hands to a court or a partner: it names the asset, is written
@@ -43,7 +44,7 @@ async function certificateText(language: string, name: string, size: number): Pr
   const dna = res.json().data.dip_id as string;
   await h.app.ledger.sealNow();
   await h.app.proofs.drain();
-  const pdf = (await h.app.db.selectFrom('proofs').select('pdf').where('dna', '=', dna).executeTakeFirstOrThrow()).pdf!;
+  const pdf = (await readProofPdf(h.app.db, h.app.fileStore.driver, dna))!;
   const file = path.join(dir, `${dna}.pdf`);
   fs.writeFileSync(file, pdf);
   if (process.env.KEEP_CERTIFICATES) fs.copyFileSync(file, path.join(process.env.KEEP_CERTIFICATES, `certificate-${language.slice(0, 2)}.pdf`));

@@ -16,6 +16,7 @@ import { verifyCertificate } from '../../core/ledger/package.ts';
 import { extractPackageNode } from '../../server/proofs/extract.ts';
 import { loadPlatformSigner } from '../../server/keys/platform-keys.ts';
 import { KEK_FILE, ROOT_PASSPHRASE_FILE } from '../../server/keys/keyring.ts';
+import { readProofPdf } from '../../server/services/proof-pdf.ts';
 
 /**
  * Platform keys at rest. The attack: someone walks away with a copy of the data folder's
@@ -49,8 +50,7 @@ async function issueProof(app: FastifyInstance, content: string): Promise<Uint8A
   const r = await app.registerEntry({ fileHash: `0x${sha(content)}.txt`, enterpriseName: '西安测试科技有限公司', registrantUserId: null, kind: 'file' });
   await app.ledger.sealNow();
   await app.proofs.drain();
-  const row = await app.db.selectFrom('proofs').select(['pdf']).where('dna', '=', r.dna).executeTakeFirstOrThrow();
-  return row.pdf as Uint8Array;
+  return new Uint8Array((await readProofPdf(app.db, app.fileStore.driver, r.dna))!);
 }
 
 async function rootFingerprints(app: FastifyInstance): Promise<string[]> {

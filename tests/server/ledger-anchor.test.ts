@@ -11,6 +11,7 @@ import { signText } from '../../core/ledger/block.ts';
 import { extractPackageNode } from '../../server/proofs/extract.ts';
 import { CHECKPOINT_ANCHOR_TAG_HEX, checkCheckpointAnchor, jsonRpc } from '../../core/ledger/anchor-check.ts';
 import { checkpointHash, parseSignedNote } from '../../core/ledger/checkpoint.ts';
+import { readProofPdf } from '../../server/services/proof-pdf.ts';
 
 // A real local EVM chain: anvil, from the @foundry-rs/anvil npm package (its binary ships in a
 // platform package; no install script needed). Its first two dev accounts are funded.
@@ -75,8 +76,7 @@ describe('checkpoint anchoring', () => {
     const published = anchors.anchors[0];
     expect(published).toMatchObject({ height: h.app.ledger.headBlock!.height, address: platform, chain_id: 1337 });
 
-    const rows = await h.app.db.selectFrom('proofs').select(['dna', 'pdf']).where('dna', 'in', dnas).execute();
-    const pdfs = dnas.map((dna) => new Uint8Array(rows.find((r) => r.dna === dna)!.pdf!));
+    const pdfs = await Promise.all(dnas.map(async (dna) => new Uint8Array((await readProofPdf(h.app.db, h.app.fileStore.driver, dna))!)));
     const packages = await Promise.all(pdfs.map(async (pdf) => decodePackage((await extractPackageNode(pdf))!)));
     const pkg = packages[0]!;
     expect(pkg.anchor).toEqual({ chain_id: 1337, tx_hash: published.tx_hash, block_number: published.block_number });

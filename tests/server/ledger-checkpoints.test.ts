@@ -12,6 +12,7 @@ import { Ledger } from '../../server/ledger/ledger.ts';
 import { CheckpointStore, checkpointKeyOf } from '../../server/ledger/checkpoints.ts';
 import { localDriver } from '../../server/storage/drivers.ts';
 import { toHex } from '../../core/ledger/bytes.ts';
+import { readProofPdf } from '../../server/services/proof-pdf.ts';
 
 const sha = (t: string) => createHash('sha256').update(t).digest('hex');
 const repo = path.resolve(import.meta.dirname, '../..');
@@ -78,8 +79,7 @@ describe('checkpoints', () => {
     const { dnas, block } = await registerAndSeal(h, 'cp certificate', 1);
     await registerAndSeal(h, 'cp later', 1); // the certificate may be issued under a later checkpoint
     await h.app.proofs.drain();
-    const proof = await h.app.db.selectFrom('proofs').select(['pdf']).where('dna', '=', dnas[0]!).executeTakeFirstOrThrow();
-    const pdf = new Uint8Array(proof.pdf!);
+    const pdf = new Uint8Array((await readProofPdf(h.app.db, h.app.fileStore.driver, dnas[0]!))!);
     // Trust fails closed: the verifier pins the platform's published roots.
     const roots = ((await h.request({ method: 'GET', url: '/api/v1/ledger/platform-roots' })).json().data as { fingerprint: string }[]).map((r) => r.fingerprint);
     const verdict = await verifyCertificate(pdf, extractPackageNode, { fileSha256: sha('cp certificate 0'), now: Date.now(), trustedRootFingerprints: roots });

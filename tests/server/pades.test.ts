@@ -12,6 +12,7 @@ import { renderCertificate } from '../../server/proofs/pdf.ts';
 import { loadPlatformSigner } from '../../server/keys/platform-keys.ts';
 import { startHarness, type Harness } from './harness.ts';
 import { parseDer } from '../../core/crypto/der.ts';
+import { readProofPdf } from '../../server/services/proof-pdf.ts';
 
 /**
  * The visible page is signed. Before, the PDF was not: anyone could edit the page (the
@@ -33,7 +34,7 @@ async function issue(app: Harness, text: string): Promise<Uint8Array> {
   const r = await app.app.registerEntry({ fileHash: `0x${sha(text)}.txt`, enterpriseName: '西安测试科技有限公司', registrantUserId: null, kind: 'file' });
   await app.app.ledger.sealNow();
   await app.app.proofs.drain();
-  return new Uint8Array((await app.app.db.selectFrom('proofs').select('pdf').where('dna', '=', r.dna).executeTakeFirstOrThrow()).pdf!);
+  return new Uint8Array((await readProofPdf(app.app.db, app.app.fileStore.driver, r.dna))!);
 }
 
 const verify = (bytes: Uint8Array) => verifyCertificate(bytes.slice(), extractPackageNode, { fileSha256: sha(content), now: Date.now(), trustedRootFingerprints: roots });
@@ -228,15 +229,18 @@ describe('the certificate page is signed (PAdES B-LT)', () => {
     const r = await h.app.registerEntry({ fileHash: `0x${sha(content)}.txt`, enterpriseName: '西安测试科技有限公司', registrantUserId: null, kind: 'file' });
     await h.app.ledger.sealNow();
     await h.app.proofs.drain();
-    const stored = await h.app.db.selectFrom('proofs').select(['pdf']).where('dna', '=', r.dna).executeTakeFirstOrThrow();
-    const pkg = await decodePackage((await extractPackageNode(new Uint8Array(stored.pdf!)))!);
+    const stored = (await readProofPdf(h.app.db, h.app.fileStore.driver, r.dna))!;
+    const pkg = await decodePackage((await extractPackageNode(new Uint8Array(stored)))!);
     const legacy = await renderCertificate({ pkg, verifyUrl: 'https://provena.example/verify-file', fontFile: h.app.ledger.config.fontFile, fallbackFontFile: h.app.ledger.config.fallbackFontFile });
-    await h.app.db.updateTable('proofs').set({ pdf: legacy, page_signed: 0 }).where('dna', '=', r.dna).execute();
+    // A row as written before certificates went to the object store (migration 0036): the bytes in the column.
+    await h.app.db.updateTable('proofs').set({ pdf: legacy, page_signed: 0, pdf_key: null, pdf_size: null, pdf_sha256: null }).where('dna', '=', r.dna).execute();
     expectOnlyPageFails(await verify(legacy), 'unsigned');
     await h.app.proofs.drain();
-    const now = await h.app.db.selectFrom('proofs').select(['pdf', 'page_signed']).where('dna', '=', r.dna).executeTakeFirstOrThrow();
+    const now = await h.app.db.selectFrom('proofs').select(['pdf', 'pdf_key', 'page_signed']).where('dna', '=', r.dna).executeTakeFirstOrThrow();
     expect(now.page_signed).toBe(1);
-    const signed = new Uint8Array(now.pdf!);
+    // The signed copy went to the object store, under a key of its own; the column is empty.
+    expect(now).toMatchObject({ pdf: null, pdf_key: `proofs/${r.dna}/1-signed.pdf` });
+    const signed = new Uint8Array((await readProofPdf(h.app.db, h.app.fileStore.driver, r.dna))!);
     expect((await verify(signed)).isValid).toBe(true);
     // The same package, the same page.
     expect(await extractPackageNode(signed.slice())).toEqual(await extractPackageNode(legacy.slice()));

@@ -8,6 +8,7 @@ import { decodePackage, type ProofPackage } from '../../core/ledger/package.ts';
 import { extractPackageNode } from '../../server/proofs/extract.ts';
 import { startHarness, type Harness } from './harness.ts';
 import { AUDIT_PATH } from '../../src/features/verify/standard-tool-snippets.ts';
+import { readProofPdf } from '../../server/services/proof-pdf.ts';
 
 /**
  * docs/proof-format.md says how to verify a proof with standard tools only. Every code
@@ -37,7 +38,7 @@ beforeAll(async () => {
   await h.app.registerEntry({ fileHash: `0x${sha('filler 3')}`, enterpriseName: 'Filler Ltd', registrantUserId: null, kind: 'asset' });
   await h.app.ledger.sealNow();
   await h.app.proofs.drain();
-  const pdf = (await h.app.db.selectFrom('proofs').select('pdf').where('dna', '=', r.dna).executeTakeFirstOrThrow()).pdf!;
+  const pdf = (await readProofPdf(h.app.db, h.app.fileStore.driver, r.dna))!;
   pkg = await decodePackage((await extractPackageNode(new Uint8Array(pdf)))!);
   const roots = (await h.request({ method: 'GET', url: '/api/v1/ledger/platform-roots' })).json().data as { fingerprint: string; certificate: string }[];
   rootFingerprint = roots[0]!.fingerprint;

@@ -8,6 +8,7 @@ import { readCommitRecords } from '../../core/repos-git.ts';
 import { commitRecordDigest, type CommitRecord } from '../../core/repos.ts';
 import { verifyCertificate } from '../../core/ledger/package.ts';
 import { extractPackageNode } from '../../server/proofs/extract.ts';
+import { readProofPdf } from '../../server/services/proof-pdf.ts';
 
 vi.setConfig({ testTimeout: 180_000 });
 
@@ -131,6 +132,8 @@ describe('commits', () => {
     const pdf = await h.request({ method: 'GET', url: `/api/v1/repos/${projectId}/commits/${target.commit}/proof`, cookie: owner.cookie });
     expect(pdf.statusCode).toBe(200);
     expect(pdf.headers['content-type']).toBe('application/pdf');
+    // The certificate the object store holds, byte for byte (server/services/proof-pdf.ts).
+    expect(pdf.rawPayload.equals((await readProofPdf(h.app.db, h.app.fileStore.driver, detail.dip_id))!)).toBe(true);
     const roots = (await h.request({ method: 'GET', url: '/api/v1/ledger/platform-roots' })).json().data as { fingerprint: string }[];
     const opts = { now: Date.now(), trustedRootFingerprints: roots.map((r) => r.fingerprint) };
     const ok = await verifyCertificate(new Uint8Array(pdf.rawPayload), extractPackageNode, { ...opts, fileSha256: await commitRecordDigest(target) });

@@ -10,6 +10,7 @@ import { decodePackage } from '../../core/ledger/package.ts';
 import { extractPackageNode } from '../../server/proofs/extract.ts';
 import { startHarness, type Harness } from './harness.ts';
 import { listen } from './storage-helpers.ts';
+import { readProofPdf } from '../../server/services/proof-pdf.ts';
 
 /**
  * Trust fails closed. A forger runs their own copy of the platform (a fresh database makes
@@ -29,10 +30,10 @@ async function issue(h: Harness, content: string): Promise<{ pdf: Uint8Array; dn
   const r = await h.app.registerEntry({ fileHash: `0x${sha(content)}.txt`, enterpriseName: '西安测试科技有限公司', registrantUserId: null, kind: 'file' });
   await h.app.ledger.sealNow();
   await h.app.proofs.drain();
-  const row = await h.app.db.selectFrom('proofs').select('pdf').where('dna', '=', r.dna).executeTakeFirstOrThrow();
+  const pdf = new Uint8Array((await readProofPdf(h.app.db, h.app.fileStore.driver, r.dna))!);
   const original = path.join(dir, `${r.dna}.txt`);
   fs.writeFileSync(original, content);
-  return { pdf: new Uint8Array(row.pdf!), dna: r.dna, original };
+  return { pdf, dna: r.dna, original };
 }
 
 function verifyOverApi(h: Harness, hash: string, pdf: Uint8Array) {

@@ -4,6 +4,7 @@ import { clearRateLimits, startHarness, type Harness } from './harness.ts';
 import { memberOf, ownerWithEnterprise } from './enterprise-helpers.ts';
 import { giveCredits } from './credit-helpers.ts';
 import { SMS_TYPES } from '../../core/constants.ts';
+import { readProofPdf } from '../../server/services/proof-pdf.ts';
 
 let h: Harness;
 beforeAll(async () => {
@@ -252,6 +253,8 @@ describe('registering files into a project', () => {
     expect(pdf.statusCode).toBe(200);
     expect(pdf.headers['content-type']).toBe('application/pdf');
     expect(pdf.rawPayload.subarray(0, 5).toString()).toBe('%PDF-');
+    // The certificate the object store holds, byte for byte (server/services/proof-pdf.ts).
+    expect(pdf.rawPayload.equals((await readProofPdf(h.app.db, h.app.fileStore.driver, file.dip_id))!)).toBe(true);
 
     const log = (await h.request({ method: 'GET', url: `/api/v1/vault/logs?project_id=${p.project_id}`, cookie: alice.cookie })).json().data;
     expect(log.items.map((l: any) => l.action)).toEqual(['proof_downloaded', 'file_registered', 'file_registered', 'project_created']);

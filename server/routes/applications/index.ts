@@ -1,5 +1,5 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { isProofStatusGenerated } from '../../../core/vault.ts';
+import { readProofPdf } from '../../services/proof-pdf.ts';
 import type { ApplicationState } from '../../../core/applications.ts';
 import { fail } from '../../errors.ts';
 import { keyringOf } from '../../keys/platform-keys.ts';
@@ -119,9 +119,9 @@ export default async function applicationRoutes(app: FastifyInstance) {
   app.get<{ Params: { application_id: number; file_id: string } }>('/api/v1/applications/:application_id/files/:file_id/proof', { config: SIGNED_IN, schema: { params: fileParam } }, async (request, reply) => {
     const m = await memberOf(request);
     const { file } = await fileOr404(db, m, request.params.application_id, request.params.file_id);
-    const proof = await db.selectFrom('proofs').select(['status', 'pdf']).where('dna', '=', file.dip_id).executeTakeFirstOrThrow();
-    if (!isProofStatusGenerated(proof.status) || !proof.pdf) fail('proof_record_not_found', 'file_id');
-    return reply.header('content-type', 'application/pdf').header('content-disposition', contentDisposition(`provena-proof-${file.dip_id}.pdf`)).header('cache-control', 'private, no-store').send(Buffer.from(proof.pdf));
+    const pdf = await readProofPdf(db, app.fileStore.driver, file.dip_id);
+    if (!pdf) fail('proof_record_not_found', 'file_id');
+    return reply.header('content-type', 'application/pdf').header('content-disposition', contentDisposition(`provena-proof-${file.dip_id}.pdf`)).header('cache-control', 'private, no-store').send(pdf);
   });
 
   /** Registrations, bytes and failures over time: `hours` back from now, in buckets of `bucket_seconds` (one point per bucket). */

@@ -15,7 +15,7 @@ import {
   type CleanAssetInput,
 } from '../../../core/assets.ts';
 import { DNA_PATTERN } from '../../../core/ledger/record.ts';
-import { isProofStatusGenerated } from '../../../core/vault.ts';
+import { readProofPdf } from '../../services/proof-pdf.ts';
 import { PROOF_STATUS } from '../../proofs/jobs.ts';
 import { isUniqueViolation } from '../../db/database.ts';
 import { ApiError, fail } from '../../errors.ts';
@@ -238,12 +238,12 @@ export default async function assetRoutes(app: FastifyInstance) {
   app.get<{ Params: { dna: string } }>('/api/v1/assets/:dna/proof', { config: SIGNED_IN, schema: { params: dnaParam } }, async (request, reply) => {
     const m = await memberOf(request);
     const asset = await visibleOr404(m, request.params.dna);
-    const proof = await db.selectFrom('proofs').select(['status', 'pdf']).where('dna', '=', asset.dna).executeTakeFirstOrThrow();
-    if (!isProofStatusGenerated(proof.status) || !proof.pdf) fail('proof_record_not_found', 'asset_id');
+    const pdf = await readProofPdf(db, app.fileStore.driver, asset.dna);
+    if (!pdf) fail('proof_record_not_found', 'asset_id');
     return reply
       .header('content-type', 'application/pdf')
       .header('content-disposition', contentDisposition(`provena-proof-${asset.dna}.pdf`))
       .header('cache-control', 'private, no-store')
-      .send(Buffer.from(proof.pdf));
+      .send(pdf);
   });
 }

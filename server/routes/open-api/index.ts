@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import swagger from '@fastify/swagger';
 import { FILE_BATCH_MAX, HEADER, SIGNATURE_WINDOW_SECONDS } from '../../../core/applications.ts';
-import { isProofStatusGenerated } from '../../../core/vault.ts';
+import { readProofPdf } from '../../services/proof-pdf.ts';
 import { ApiError, fail } from '../../errors.ts';
 import { keyringOf } from '../../keys/platform-keys.ts';
 import { requestLocale } from '../../locale.ts';
@@ -194,9 +194,9 @@ export default async function openApiRoutes(app: FastifyInstance) {
     },
     async (request, reply) => {
       const file = await ownFile(db, callerOf(request), request.params.dna);
-      const proof = await db.selectFrom('proofs').select(['status', 'pdf']).where('dna', '=', file.dip_id).executeTakeFirstOrThrow();
-      if (!isProofStatusGenerated(proof.status) || !proof.pdf) fail('proof_record_not_found', 'dna');
-      return reply.header('content-type', 'application/pdf').header('content-disposition', contentDisposition(`provena-proof-${file.dip_id}.pdf`)).send(Buffer.from(proof.pdf));
+      const pdf = await readProofPdf(db, app.fileStore.driver, file.dip_id);
+      if (!pdf) fail('proof_record_not_found', 'dna');
+      return reply.header('content-type', 'application/pdf').header('content-disposition', contentDisposition(`provena-proof-${file.dip_id}.pdf`)).send(pdf);
     },
   );
 

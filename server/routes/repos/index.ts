@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { COMMIT_BATCH_MAX, REPO_URL_MAX, REFS_MAX } from '../../../core/repos.ts';
-import { isProofStatusGenerated } from '../../../core/vault.ts';
+import { readProofPdf } from '../../services/proof-pdf.ts';
 import { ApiError, fail } from '../../errors.ts';
 import type { RepoViewer } from '../../services/repos.ts';
 import { createRepoProject, createRepoToken, memberAccess, repoOverview, repoProjectDto, repoProjectPage, repoTokens, revokeRepoToken, tokenAccess, type ProjectAccess, type RepoMember } from '../../services/repo-projects.ts';
@@ -185,12 +185,12 @@ export default async function repoRoutes(app: FastifyInstance) {
   app.get<{ Params: { project_id: number; commit_id: string } }>('/api/v1/repos/:project_id/commits/:commit_id/proof', { schema: { params: commitParams } }, async (request, reply) => {
     const a = await access(request, request.params.project_id, { isTokenAllowed: true });
     const commit = await commitOr404(db, a, request.params.commit_id);
-    const proof = await db.selectFrom('proofs').select(['status', 'pdf']).where('dna', '=', commit.dna).executeTakeFirstOrThrow();
-    if (!isProofStatusGenerated(proof.status) || !proof.pdf) fail('proof_record_not_found', 'commit_id');
+    const pdf = await readProofPdf(db, app.fileStore.driver, commit.dna);
+    if (!pdf) fail('proof_record_not_found', 'commit_id');
     return reply
       .header('content-type', 'application/pdf')
       .header('content-disposition', contentDisposition(`provena-commit-${commit.commit_id.slice(0, 12)}-${commit.dna}.pdf`))
       .header('cache-control', 'private, no-store')
-      .send(Buffer.from(proof.pdf));
+      .send(pdf);
   });
 }

@@ -154,12 +154,12 @@ export default async function vaultRoutes(app: FastifyInstance) {
   /** The proof certificate PDF of a vault file, for whoever may see the file (logged). */
   app.get<{ Params: { fileId: number } }>('/api/v1/vault/files/:fileId/proof', { config: SIGNED_IN, schema: { params: idParam('fileId') } }, async (request, reply) => {
     const v = await requireVault(request);
-    const proof = await vaultProof(db, v, request.params.fileId);
+    const proof = await vaultProof(db, app.fileStore.driver, v, request.params.fileId);
     return reply
       .header('content-type', 'application/pdf')
       .header('content-disposition', contentDisposition(`provena-proof-${proof.dna}.pdf`))
       .header('cache-control', 'private, no-store')
-      .send(Buffer.from(proof.pdf));
+      .send(proof.pdf);
   });
 
   // ---- log -------------------------------------------------------------------------------

@@ -5,7 +5,7 @@ import { DNA_PATTERN } from '../../../core/ledger/record.ts';
 import { jsonRpc } from '../../../core/ledger/anchor-check.ts';
 import { normalizeDigest, verifyCertificate, withCheck, type Check, type Verdict } from '../../../core/ledger/package.ts';
 import { extractPackageNode } from '../../proofs/extract.ts';
-import { isProofGenerated } from '../../proofs/jobs.ts';
+import { readProofPdf } from '../../services/proof-pdf.ts';
 import { contentDisposition } from '../../content-disposition.ts';
 
 const MAX_PDF_BYTES = 20 * 1024 * 1024;
@@ -29,13 +29,13 @@ export default async function verifyRoutes(app: FastifyInstance) {
       if (!DNA_PATTERN.test(dna)) fail('proof_record_not_found', 'zkp_register_dna');
       const entry = await app.db.selectFrom('ledger_entries').select(['dna', 'registrant_user_id']).where('dna', '=', dna).executeTakeFirst();
       if (!entry || !request.session || entry.registrant_user_id !== request.session.user_id) fail('proof_record_not_found', 'zkp_register_dna');
-      const proof = await app.db.selectFrom('proofs').select(['status', 'pdf']).where('dna', '=', dna).executeTakeFirstOrThrow();
-      if (!isProofGenerated(proof.status) || !proof.pdf) fail('proof_record_not_found', 'zkp_register_dna');
+      const pdf = await readProofPdf(app.db, app.fileStore.driver, dna);
+      if (!pdf) fail('proof_record_not_found', 'zkp_register_dna');
       return reply
         .header('content-type', 'application/pdf')
         .header('content-disposition', contentDisposition(`provena-proof-${dna}.pdf`))
         .header('cache-control', 'private, no-store')
-        .send(Buffer.from(proof.pdf));
+        .send(pdf);
     },
   );
 
