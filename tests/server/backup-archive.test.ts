@@ -34,8 +34,8 @@ async function open(sealed: Buffer, passphrase?: string): Promise<Buffer> {
   // scrypt is slow on purpose: the key derived once serves every case but the passphrase one.
   const k = passphrase === undefined ? key : await openKey(passphrase, h);
   const out: Buffer[] = [];
-  await pipeline(fs.createReadStream(file, { start: offset, highWaterMark: 700 }), new Decryptor(headerBytes, h, k), async function* (source) {
-    for await (const c of source) out.push(c as Buffer);
+  await pipeline(fs.createReadStream(file, { start: offset, highWaterMark: 700 }), new Decryptor(headerBytes, h, k), async (source: AsyncIterable<Buffer>) => {
+    for await (const c of source) out.push(c);
   });
   return Buffer.concat(out);
 }
