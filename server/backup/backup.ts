@@ -197,6 +197,7 @@ async function addEntry(pack: tar.Pack, name: string, size: number, source: Read
         if (written !== size) throw new BackupError(`${name} shrank while it was being read (${written} of ${size} bytes)`);
         sink.end(null);
       } catch (error) {
+        if (!Buffer.isBuffer(source)) source.destroy();
         sink.destroy(error as Error);
         reject(error as Error);
       }
@@ -408,6 +409,21 @@ export async function runRestore(opts: { env: Env; input: string; passphrase: st
   const sqliteFile = path.join(env.dataDir, 'provena.sqlite');
   if (dialect === 'sqlite' && fs.existsSync(sqliteFile) && fs.statSync(sqliteFile).size > 0) problems.push(`a database exists at ${sqliteFile}`);
   if (!(await isObjectStoreEmpty(env))) problems.push(`the object store (${env.storage.kind === 'local' ? env.storage.dir : `s3://${env.storage.bucket}/${env.storage.prefix}`}) holds objects`);
+  for (const f of KEY_FILES) if (fs.existsSync(path.join(env.dataDir, f))) problems.push(`DATA_DIR already has ${f}`);
+  const blobs = path.join(env.dataDir, 'blobs');
+  if (fs.existsSync(blobs) && fs.readdirSync(blobs, { withFileTypes: true }).some((e) => e.isFile())) problems.push(`DATA_DIR already has uploaded files in ${blobs}`);
+  const pgSchemas = env.databaseUrl ? [schemaOfUrl(env.databaseUrl), jobsSchemaOf(env.databaseUrl)] : [];
+  if (env.databaseUrl) {
+    let tables: { n: string }[];
+    try {
+      tables = await pgQuery<{ n: string }>(env.databaseUrl, 'select count(*) as n from pg_tables where schemaname = any($1)', [pgSchemas]);
+    } catch (error) {
+      throw new BackupError(`cannot open DATABASE_URL: ${(error as Error).message}`);
+    }
+    if (Number(tables[0]?.n ?? 0) > 0) problems.push(`the database in DATABASE_URL has tables in ${pgSchemas.join(' or ')}`);
+  }
+  const refuse = () => new BackupError(`the target is not empty, nothing was restored:\n  - ${problems.join('\n  - ')}\nrestore into an empty DATA_DIR, database and object store, or pass --force to write over them`);
+  if (problems.length && !opts.isForce) throw refuse();
 
   const work = fs.mkdtempSync(path.join(os.tmpdir(), 'provena-restore-'));
   try {
@@ -461,16 +477,12 @@ export async function runRestore(opts: { env: Env; input: string; passphrase: st
     for (const part of manifest.parts) {
       if (part.name.startsWith('files/') && fs.existsSync(path.join(env.dataDir, part.name.slice(6)))) problems.push(`DATA_DIR already has ${part.name.slice(6)}`);
     }
-    let pgSchemas: string[] = [];
     if (dialect === 'postgres') {
-      const url = env.databaseUrl!;
-      const target = schemaOfUrl(url);
+      const target = pgSchemas[0]!;
       if (manifest.database_schema && target !== manifest.database_schema) throw new BackupError(`the archive holds schema ${manifest.database_schema}, DATABASE_URL's search_path names ${target}: restore into a search_path of the same name`);
-      pgSchemas = [manifest.database_schema ?? target, manifest.jobs_schema ?? jobsSchemaOf(url)];
-      const tables = await pgQuery<{ n: string }>(url, 'select count(*) as n from pg_tables where schemaname = any($1)', [pgSchemas]);
-      if (Number(tables[0]?.n ?? 0) > 0) problems.push(`the database in DATABASE_URL has tables in ${pgSchemas.join(' or ')}`);
+      if (manifest.jobs_schema && pgSchemas[1] !== manifest.jobs_schema) throw new BackupError(`the archive holds the jobs schema ${manifest.jobs_schema}, DATABASE_URL's would be ${pgSchemas[1]}`);
     }
-    if (problems.length && !opts.isForce) throw new BackupError(`the target is not empty, nothing was restored:\n  - ${problems.join('\n  - ')}\nrestore into an empty DATA_DIR, database and object store, or pass --force to write over them`);
+    if (problems.length && !opts.isForce) throw refuse();
     progress(`restore: archive intact (${snakeCount(manifest.counts.objects, 'object')}, ${snakeCount(manifest.counts.files, 'data file')}); writing`);
 
     // Pass 2, the database first (the step most likely to refuse).

@@ -7,6 +7,7 @@ import { pipeline } from 'node:stream/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Decryptor, Encryptor, newEnvelope, openKey, readHeader, type ArchiveKey, type EnvelopeHeader } from '../../server/backup/sealed-stream.ts';
 import { localDriver, s3Driver } from '../../server/storage/drivers.ts';
+import { findPgTool, schemaOfUrl } from '../../server/backup/backup.ts';
 import { startS3 } from './storage-helpers.ts';
 
 /** The backup archive's envelope (records sealed one by one) and the object stores' listing it walks. */
@@ -116,5 +117,13 @@ describe('object store listing (what a backup walks)', () => {
     } finally {
       await s3.close();
     }
+  });
+});
+
+describe('PostgreSQL tools', () => {
+  it('says what to install when pg_dump is missing, and reads the schema from the search_path', () => {
+    expect(() => findPgTool('pg_dump', { PATH: '/nonexistent' })).toThrow(/pg_dump is not on PATH.*postgresql-client.*PG_BIN/);
+    expect(schemaOfUrl('postgres://u@h:5432/db?options=-c%20search_path%3Dt_abc')).toBe('t_abc');
+    expect(schemaOfUrl('postgres://u@h:5432/db')).toBe('public');
   });
 });

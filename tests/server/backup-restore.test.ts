@@ -122,7 +122,7 @@ async function drill(opts: {
   const made = await provena(['backup', '--out', archive, '--passphrase-file', passFile, '--json'], opts.sourceEnv);
   expect(made.code, made.stderr).toBe(0);
   const summary = JSON.parse(made.stdout) as Record<string, unknown>;
-  expect(summary).toMatchObject({ archive, dialect: opts.source.dialect, ledger_height: expect.any(Number) });
+  expect(summary).toMatchObject({ archive, dialect: (opts.source.app.env.databaseUrl ? 'postgres' : 'sqlite'), ledger_height: expect.any(Number) });
   expect(summary.objects as number).toBeGreaterThanOrEqual(2); // the stored file and a checkpoint at least
   expect(summary.key_files).toEqual(expect.arrayContaining(['key-encryption.key', 'storage.key']));
   expect(Object.keys(summary).every((k) => /^[a-z_]+$/.test(k))).toBe(true);
@@ -174,7 +174,7 @@ async function drill(opts: {
   // The restore.
   const restored = await provena(['restore', '--in', archive, '--passphrase-file', passFile, '--json'], opts.targetEnv);
   expect(restored.code, restored.stderr).toBe(0);
-  expect(JSON.parse(restored.stdout)).toMatchObject({ dialect: opts.source.dialect, objects: summary.objects, files: summary.files, ledger_height: summary.ledger_height });
+  expect(JSON.parse(restored.stdout)).toMatchObject({ dialect: (opts.source.app.env.databaseUrl ? 'postgres' : 'sqlite'), objects: summary.objects, files: summary.files, ledger_height: summary.ledger_height });
   for (const entry of listTree(opts.targetDir)) expect(entry.mode, entry.rel).toBe(entry.isDir ? 0o700 : 0o600);
   expect(fs.existsSync(path.join(opts.targetDir, 'blobs', s.licence))).toBe(true);
 
@@ -182,6 +182,9 @@ async function drill(opts: {
   const again = await provena(['restore', '--in', archive, '--passphrase-file', passFile], opts.targetEnv);
   expect(again.code).toBe(1);
   expect(again.stderr).toMatch(/not empty/);
+  // --force writes over it (the database replaced as a whole, the same objects and files again).
+  const forced = await provena(['restore', '--in', archive, '--passphrase-file', passFile, '--force'], opts.targetEnv);
+  expect(forced.code, forced.stderr).toBe(0);
 
   // The ledger checks out on the copy, against its checkpoints in the restored object store.
   const verified = await provena(['ledger-verify'], opts.targetEnv);
