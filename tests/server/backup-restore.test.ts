@@ -10,7 +10,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { startHarness, type Harness } from './harness.ts';
 import { identityOf, ownerWithEnterprise } from './enterprise-helpers.ts';
 import { creditsForAssets, registerAsset } from './credit-helpers.ts';
-import { startS3 } from './storage-helpers.ts';
+import { listen, startS3, tusUpload } from './storage-helpers.ts';
 import type { StorageEnv } from '../../server/env.ts';
 import { MAGIC } from '../../server/backup/sealed-stream.ts';
 
@@ -88,7 +88,9 @@ async function populate(h: Harness): Promise<Source> {
   const identity = identityOf(bytes, 'bin');
   const asset = await registerAsset(h, owner, identity, 'drill.bin');
   await registerAsset(h, owner, identityOf(randomBytes(64), 'txt'), 'second.txt');
-  await h.app.fileStore.putPlain(identity, Readable.from([bytes]), bytes.length);
+  // Stored as the browser stores it: a tus upload over HTTP, sealed into the object store.
+  const upload = await tusUpload(await listen(h), owner.cookie, bytes, identity);
+  expect(upload.error).toBeNull();
   await h.app.ledger.sealNow();
   await h.app.proofs.drain();
   const proof = await h.request({ method: 'GET', url: `/api/v1/assets/${asset.asset_dna}/proof`, cookie: owner.cookie });
@@ -197,6 +199,8 @@ async function drill(opts: {
     const proof = await copy.request({ method: 'GET', url: `/api/v1/assets/${s.dna}/proof`, cookie: s.owner.cookie });
     expect(proof.statusCode, proof.body).toBe(200);
     expect(proof.rawPayload.equals(s.pdf)).toBe(true);
+    const stored = await copy.request({ method: 'GET', url: `/api/v1/storage/files/${s.identity}`, cookie: s.owner.cookie });
+    expect(stored.json().data).toMatchObject({ is_stored: true, is_registered: true, size: s.bytes.length });
     expect((await collect((await copy.app.fileStore.open(s.identity))!)).equals(s.bytes)).toBe(true);
   } finally {
     await copy.close();
