@@ -433,8 +433,14 @@ export async function runRestore(opts: { env: Env; input: string; passphrase: st
     const seen = new Map<string, Part>();
     let manifest: Manifest | null = null;
     let dbTemp: string | null = null;
+    let checkedBytes = 0;
+    let lastReport = Date.now();
     for await (const entry of entriesOf(input, offset, headerBytes, header, key)) {
       const name = entry.header.name;
+      if (Date.now() - lastReport > 2000) {
+        lastReport = Date.now();
+        progress(`restore: checked ${snakeCount(seen.size, 'part')}, ${megabytes(checkedBytes)}`);
+      }
       if (manifest) throw new BackupError('the archive is damaged: parts follow its manifest');
       if (entry.header.type !== 'file') throw new BackupError(`the archive is damaged: ${name} is not a file`);
       checkPartName(name);
@@ -463,6 +469,7 @@ export async function runRestore(opts: { env: Env; input: string; passphrase: st
         await once(sink, 'finish');
       }
       seen.set(name, { name, size, sha256: hash.digest('hex') });
+      checkedBytes += size;
     }
     if (!manifest) throw new BackupError('the archive is damaged: its manifest is missing');
     if (manifest.format_version !== header.format_version || manifest.dialect !== header.dialect || manifest.created_at !== header.created_at) throw new BackupError('the archive is damaged: its manifest does not match its header');
@@ -519,7 +526,7 @@ export async function runRestore(opts: { env: Env; input: string; passphrase: st
     let objects = 0;
     let objectBytes = 0;
     let files = 0;
-    let lastReport = Date.now();
+    lastReport = Date.now();
     for await (const entry of entriesOf(input, offset, headerBytes, header, key)) {
       const name = entry.header.name;
       const expected = seen.get(name);
