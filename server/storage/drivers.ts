@@ -4,7 +4,7 @@ import { randomBytes } from 'node:crypto';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type http from 'node:http';
-import { AbortMultipartUploadCommand, DeleteObjectCommand, GetObjectCommand, HeadObjectCommand, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
+import { AbortMultipartUploadCommand, DeleteObjectCommand, GetObjectCommand, HeadObjectCommand, ListObjectsV2Command, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
 import { Upload } from '@aws-sdk/lib-storage';
 
 /**
@@ -27,6 +27,8 @@ export type ObjectDriver = {
   /** The object's size, or null when there is none. */
   size(key: string): Promise<number | null>;
   remove(key: string): Promise<void>;
+  /** Every stored key (under the configured prefix, which is not part of the key), in no promised order; backups walk it. */
+  list(): AsyncIterable<string>;
 };
 
 const SAFE_KEY = /^[a-z0-9][a-z0-9._/-]{0,200}$/;
@@ -103,6 +105,23 @@ export function localDriver(dir: string): ObjectDriver {
     },
     async remove(key) {
       await fs.promises.rm(pathOf(key), { force: true });
+    },
+    async *list() {
+      // Temp files of writes in progress (`<key>.<hex>.tmp`) are not objects yet.
+      async function* walk(folder: string, prefix: string): AsyncGenerator<string> {
+        let entries: fs.Dirent[];
+        try {
+          entries = await fs.promises.readdir(folder, { withFileTypes: true });
+        } catch (error) {
+          if ((error as NodeJS.ErrnoException).code === 'ENOENT') return;
+          throw error;
+        }
+        for (const entry of entries.sort((a, b) => (a.name < b.name ? -1 : 1))) {
+          if (entry.isDirectory()) yield* walk(path.join(folder, entry.name), `${prefix}${entry.name}/`);
+          else if (entry.isFile() && !entry.name.endsWith('.tmp') && SAFE_KEY.test(`${prefix}${entry.name}`)) yield `${prefix}${entry.name}`;
+        }
+      }
+      yield* walk(dir, '');
     },
   };
 }
@@ -212,6 +231,17 @@ export function s3Driver(opts: S3Options): ObjectDriver {
       } catch (error) {
         if (!isMissing(error)) throw error;
       }
+    },
+    async *list() {
+      let token: string | undefined;
+      do {
+        const res = await client.send(new ListObjectsV2Command({ Bucket, Prefix: opts.prefix || undefined, ContinuationToken: token }));
+        for (const object of res.Contents ?? []) {
+          const key = object.Key?.slice(opts.prefix.length);
+          if (key && object.Key!.startsWith(opts.prefix) && SAFE_KEY.test(key)) yield key;
+        }
+        token = res.IsTruncated ? res.NextContinuationToken : undefined;
+      } while (token);
     },
   };
   return driver;
