@@ -117,7 +117,9 @@ function checkSchemaFidelity(route: RouteOptions): void {
     const a = JSON.stringify(JSON.parse(before));
     const b = JSON.stringify(JSON.parse(payload));
     if (!isDeepStrictEqual(JSON.parse(before), JSON.parse(payload))) {
-      throw new Error(`response schema of ${String(route.method)} ${route.url} (${reply.statusCode}) changes the answer:\nhandler: ${a.slice(0, 2000)}\nsent:    ${b.slice(0, 2000)}`);
+      const message = `response schema of ${String(route.method)} ${route.url} (${reply.statusCode}) changes the answer:\nhandler: ${a.slice(0, 2000)}\nsent:    ${b.slice(0, 2000)}`;
+      console.error(message);
+      throw new Error(message);
     }
     return payload;
   };

@@ -35,7 +35,7 @@ export default async function devRoutes(app: FastifyInstance) {
   if (app.sms.name !== 'outbox') return;
   app.get<{ Querystring: { phone: string } }>(
     '/api/dev/sms-outbox',
-    { schema: { querystring: { type: 'object', properties: { phone: { type: 'string', maxLength: 32 } }, required: ['phone'] }, response: outboxResponse } },
+    { schema: { querystring: { type: 'object', properties: { phone: { type: 'string', maxLength: 32 } }, required: ['phone'] }, response: outboxResponse, hide: true } },
     async (request, reply) => {
       if (!isLoopbackAddress(request.socket.remoteAddress) || isForwardedFromElsewhere(request.headers)) return reply.status(404).send({ message: 'not_found' });
       const shape = checkPhone(request.query.phone);
