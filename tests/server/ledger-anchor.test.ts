@@ -99,6 +99,9 @@ describe('checkpoint anchoring', () => {
     expect(anchors.anchors).toHaveLength(1);
     const published = anchors.anchors[0];
     expect(published).toMatchObject({ height: h.app.ledger.headBlock!.height, address: platform, chain_id: 1337 });
+    // The whole answer (the response schema keeps every field).
+    expect(anchors).toEqual({ address: platform, interval_ms: expect.any(Number), data_format: expect.any(String), time_tolerance_ms: expect.any(Number), anchors: [expect.any(Object)] });
+    expect(published).toEqual({ height: expect.any(Number), tree_size: expect.any(Number), checkpoint: expect.any(String), checkpoint_hash: expect.any(String), chain_id: 1337, address: platform, tx_hash: expect.any(String), block_number: expect.any(Number), anchored_at: expect.any(Number) });
 
     const rows = await h.app.db.selectFrom('proofs').select(['dna', 'pdf']).where('dna', 'in', dnas).execute();
     const pdfs = dnas.map((dna) => new Uint8Array(rows.find((r) => r.dna === dna)!.pdf!));
