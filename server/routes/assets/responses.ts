@@ -1,4 +1,4 @@
-import { arrayOf, bool, nullableNum, nullableStr, num, obj, str } from '../schemas.ts';
+import { arrayOf, bool, nullableNum, nullableStr, num, obj, registrationFields, str } from '../schemas.ts';
 
 /** core/assets.ts AssetDto. */
 export const asset = obj({
@@ -8,13 +8,7 @@ export const asset = obj({
   type: num,
   description: nullableStr,
   file_hash: str,
-  size: num,
-  registrant_user_id: num,
-  registrant_name: str,
-  credits: num,
-  proof_status: num,
-  is_generated: bool,
-  block_height: nullableNum,
+  ...registrationFields,
   block_hash: nullableStr,
   registered_at: num,
   expired_at: nullableNum,
