@@ -23,6 +23,7 @@ import type { CertificateLocale } from '../locale.ts';
 import { chargeRegistration } from './credits.ts';
 import type { CodeService } from './sms.ts';
 import { canWriteProject, seesAllVault, visibleProject, writeVaultLog, type VaultViewer } from './vault.ts';
+import { registrationOf } from './registered-file.ts';
 
 /**
  * The trade-secret vault's unlocking, projects, files and log: the routes check that the
@@ -242,14 +243,8 @@ function fileDto(r: FileRow): VaultFileDto {
     project_id: Number(r.project_id),
     name: r.name,
     file_hash: r.file_hash,
-    size: Number(r.size),
     dip_id: r.dna,
-    registrant_user_id: Number(r.user_id),
-    registrant_name: r.real_name || r.user_name,
-    credits: Number(r.credits),
-    proof_status: Number(r.status),
-    is_generated: isProofStatusGenerated(Number(r.status)),
-    block_height: r.block_height === null ? null : Number(r.block_height),
+    ...registrationOf(r),
     registered_at: Number(r.registered_at),
     expired_at: r.expires_at === null ? null : Number(r.expires_at),
   };
