@@ -37,6 +37,7 @@ import applicationRoutes from './routes/applications/index.ts';
 import openApiRoutes from './routes/open-api/index.ts';
 import partnerRoutes from './routes/partners/index.ts';
 import gptRoutes from './routes/gpt/index.ts';
+import apiDocumentRoutes, { registerApiDocument } from './routes/api-document/index.ts';
 import { jobsPlugin, rolesStart } from './jobs/plugin.ts';
 import cleanupPlugin from './plugins/cleanup.ts';
 
@@ -44,6 +45,8 @@ export type AppOptions = { db: Db; config: DeploymentConfig; env: Env };
 
 /** The whole application as one plugin: plugins first, then routes. server.ts only boots it. */
 export default async function app(fastify: FastifyInstance, opts: AppOptions) {
+  // First: the OpenAPI document of the whole API collects every route declared after it.
+  await registerApiDocument(fastify, opts.env);
   await fastify.register(errorsPlugin);
   await fastify.register(operationsPlugin);
   // Responses compressed for clients that accept it (brotli at a speed fit for each response;
@@ -90,6 +93,7 @@ export default async function app(fastify: FastifyInstance, opts: AppOptions) {
   await fastify.register(openApiRoutes);
   await fastify.register(partnerRoutes);
   await fastify.register(gptRoutes);
+  await fastify.register(apiDocumentRoutes);
   await fastify.register(staticPlugin, { appDir: opts.env.appDir, serveSourceMaps: opts.env.serveSourceMaps });
   // Last: every plugin has defined its jobs and leader duties; start the queue and run for leader.
   await fastify.register(rolesStart);

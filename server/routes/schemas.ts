@@ -81,6 +81,17 @@ export function arrayOf(items: unknown) {
   return { type: 'array', items } as const;
 }
 
+/** What a registered file (an asset, a vault file) says of its registration and proof. */
+export const registrationFields = {
+  size: num,
+  registrant_user_id: num,
+  registrant_name: str,
+  credits: num,
+  proof_status: num,
+  is_generated: bool,
+  block_height: nullableNum,
+} as const;
+
 /** A §7 page: items, total, page, page_size. */
 export function pageSchema(item: unknown) {
   return obj({ items: arrayOf(item), total: num, page: num, page_size: num });

@@ -183,6 +183,22 @@ export function checkFileInput(raw: unknown): Checked<FileInput> {
 
 type Registrar = (input: RegisterInput, inTransaction?: InTransaction) => Promise<Registration>;
 
+/** The application_files row of one registered file: what was sent, what the ledger gave, what it cost. */
+function fileRow(application: ApplicationRow, enterpriseId: number, input: FileInput, registration: { dna: string; file_hash: string; registered_at: number }, credits: number) {
+  return {
+    application_id: application.id,
+    enterprise_id: enterpriseId,
+    name: input.name,
+    file_hash: registration.file_hash,
+    digest: input.identity.sha256,
+    size: input.size,
+    metadata: input.metadata,
+    dna: registration.dna,
+    credits,
+    created_at: registration.registered_at,
+  };
+}
+
 /**
  * Registers one file for an application. A content the application registered before
  * answers that entry (`duplicate`, nothing charged). Otherwise the ledger entry, the charge
@@ -210,18 +226,7 @@ export async function registerApplicationFile(
         const { charged } = await chargeRegistration(trx, config, { enterpriseId: enterprise.id, userId: application.owner_user_id, kind: 'application_file', dna: registration.dna, name: input.name });
         const row = await trx
           .insertInto('application_files')
-          .values({
-            application_id: application.id,
-            enterprise_id: enterprise.id,
-            name: input.name,
-            file_hash: registration.file_hash,
-            digest: input.identity.sha256,
-            size: input.size,
-            metadata: input.metadata,
-            dna: registration.dna,
-            credits: charged,
-            created_at: registration.registered_at,
-          })
+          .values(fileRow(application, enterprise.id, input, registration, charged))
           .returning('id')
           .executeTakeFirstOrThrow();
         fileId = Number(row.id);
@@ -346,21 +351,7 @@ export async function registerApplicationFiles(
             const rows = await trx
               .insertInto('application_files')
               .values(
-                registrations.slice(i, i + 200).map((registration, k) => {
-                  const input = inputs[indexes[i + k]!]!;
-                  return {
-                    application_id: application.id,
-                    enterprise_id: enterprise.id,
-                    name: input.name,
-                    file_hash: registration.file_hash,
-                    digest: input.identity.sha256,
-                    size: input.size,
-                    metadata: input.metadata,
-                    dna: registration.dna,
-                    credits: chargedEach,
-                    created_at: registration.registered_at,
-                  };
-                }),
+                registrations.slice(i, i + 200).map((registration, k) => fileRow(application, enterprise.id, inputs[indexes[i + k]!]!, registration, chargedEach)),
               )
               .returning(['id', 'dna'])
               .execute();

@@ -3,8 +3,8 @@ import type { Database } from '../db/schema.ts';
 import { canSeeEnterpriseData } from '../../core/enterprise.ts';
 import { DNA_PATTERN } from '../../core/ledger/record.ts';
 import { normalizeDigest } from '../../core/ledger/package.ts';
-import { isProofStatusGenerated } from '../../core/vault.ts';
 import type { AssetDto, AssetType } from '../../core/assets.ts';
+import { registrationOf } from './registered-file.ts';
 
 /** Who is looking: §6 a plain member sees only the assets they registered; roles 1, 2, 3 all the enterprise's. */
 export type AssetViewer = { userId: number; role: number };
@@ -74,13 +74,7 @@ export function assetDto(r: AssetRow): AssetDto {
     type: Number(r.type) as AssetType,
     description: r.description,
     file_hash: r.file_hash,
-    size: Number(r.size),
-    registrant_user_id: Number(r.user_id),
-    registrant_name: r.real_name || r.user_name,
-    credits: Number(r.credits),
-    proof_status: Number(r.status),
-    is_generated: isProofStatusGenerated(Number(r.status)),
-    block_height: r.block_height === null ? null : Number(r.block_height),
+    ...registrationOf(r),
     block_hash: r.block_hash ?? null,
     registered_at: Number(r.registered_at),
     expired_at: r.expires_at === null ? null : Number(r.expires_at),

@@ -255,19 +255,24 @@ function newOrderNo(now: Date): string {
   return `TU${day}${tail}`;
 }
 
+/** How many top-up orders of the enterprise wait for payment. */
+async function pendingOrderCount(db: Executor, enterpriseId: number): Promise<number> {
+  const row = await db
+    .selectFrom('credit_orders')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .where('enterprise_id', '=', enterpriseId)
+    .where('status', '=', ORDER_STATUS.pending)
+    .executeTakeFirstOrThrow();
+  return Number(row.n);
+}
+
 /** An administrator asks to top up the enterprise's pool: a pending order the provider is asked to collect. */
 export async function createOrder(
   db: Executor,
   provider: PaymentProvider,
   input: { enterpriseId: number; userId: number; amount: number; note: string },
 ): Promise<{ orderId: number; payment: PaymentInstructions }> {
-  const pending = await db
-    .selectFrom('credit_orders')
-    .select((eb) => eb.fn.countAll<number>().as('n'))
-    .where('enterprise_id', '=', input.enterpriseId)
-    .where('status', '=', ORDER_STATUS.pending)
-    .executeTakeFirstOrThrow();
-  if (Number(pending.n) >= PENDING_ORDERS_MAX) fail('too_frequent_operation', 'amount');
+  if ((await pendingOrderCount(db, input.enterpriseId)) >= PENDING_ORDERS_MAX) fail('too_frequent_operation', 'amount');
   for (let attempt = 0; ; attempt++) {
     const now = Date.now();
     const orderNo = newOrderNo(new Date(now));
@@ -470,18 +475,13 @@ export async function creditSummary(
     .where('enterprise_id', '=', input.enterpriseId)
     .where('kind', '=', 'top_up')
     .executeTakeFirstOrThrow();
-  const pending = await db
-    .selectFrom('credit_orders')
-    .select((eb) => eb.fn.countAll<number>().as('n'))
-    .where('enterprise_id', '=', input.enterpriseId)
-    .where('status', '=', ORDER_STATUS.pending)
-    .executeTakeFirstOrThrow();
+  const pending = await pendingOrderCount(db, input.enterpriseId);
   summary.enterprise = {
     pool_available: Number(pool?.balance ?? 0),
     members_available: Number(members.s),
     consumed: await consumedBy(db, input.enterpriseId),
     topped_up: Number(toppedUp.s),
-    pending_orders: Number(pending.n),
+    pending_orders: pending,
   };
   return summary;
 }

@@ -9,7 +9,6 @@ import {
   checkProjectDescription,
   checkProjectName,
   checkVaultFileName,
-  isProofStatusGenerated,
   type VaultAction,
   type VaultAuthorizationDto,
   type VaultFileDto,
@@ -25,6 +24,7 @@ import type { CodeService } from './sms.ts';
 import { canWriteProject, seesAllVault, visibleProject, writeVaultLog, type VaultViewer } from './vault.ts';
 import { readProofPdf } from './proof-pdf.ts';
 import type { ObjectDriver } from '../storage/drivers.ts';
+import { registrationOf } from './registered-file.ts';
 
 /**
  * The trade-secret vault's unlocking, projects, files and log: the routes check that the
@@ -244,14 +244,8 @@ function fileDto(r: FileRow): VaultFileDto {
     project_id: Number(r.project_id),
     name: r.name,
     file_hash: r.file_hash,
-    size: Number(r.size),
     dip_id: r.dna,
-    registrant_user_id: Number(r.user_id),
-    registrant_name: r.real_name || r.user_name,
-    credits: Number(r.credits),
-    proof_status: Number(r.status),
-    is_generated: isProofStatusGenerated(Number(r.status)),
-    block_height: r.block_height === null ? null : Number(r.block_height),
+    ...registrationOf(r),
     registered_at: Number(r.registered_at),
     expired_at: r.expires_at === null ? null : Number(r.expires_at),
   };

@@ -1,6 +1,10 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { startHarness, type Harness } from './harness.ts';
+import { shapeOf } from './shape.ts';
+
+/** core/assets.ts AssetDto, field by field (before its block is sealed). */
+const ASSET_SHAPE = { asset_id: 'number', dip_id: 'string', name: 'string', type: 'number', description: 'string', file_hash: 'string', size: 'number', registrant_user_id: 'number', registrant_name: 'string', credits: 'number', proof_status: 'number', is_generated: 'boolean', block_height: 'null', block_hash: 'null', registered_at: 'number', expired_at: 'null' };
 import { memberOf, ownerWithEnterprise } from './enterprise-helpers.ts';
 import { employeeIdOf, operatorCookie, topUpPool } from './credit-helpers.ts';
 import { ASSET_BATCH_MAX } from '../../core/assets.ts';
@@ -128,6 +132,11 @@ describe('registering an asset (§5 file to register, §3 types)', () => {
       expired_at: null,
     });
     expect(asset.dip_id).toMatch(/^pv[a-z2-7]{20}$/);
+    expect(shapeOf(asset)).toEqual(ASSET_SHAPE);
+    const detail = await h.request({ method: 'GET', url: `/api/v1/assets/${asset.dip_id}`, cookie: alice.cookie });
+    expect(detail.json()).toEqual({ data: asset });
+    const page = (await h.request({ method: 'GET', url: '/api/v1/assets', cookie: alice.cookie })).json().data;
+    expect(shapeOf(page)).toEqual({ items: [ASSET_SHAPE], page: 'number', page_size: 'number', total: 'number', sees_all: 'boolean' });
     const entry = await h.app.db.selectFrom('ledger_entries').selectAll().where('dna', '=', asset.dip_id).executeTakeFirstOrThrow();
     expect(entry).toMatchObject({ kind: 'asset', file_hash: good.file_hash, registered_at: asset.registered_at });
     // Every §3 type is accepted; a file without an extension too.
@@ -206,6 +215,9 @@ describe('batch registration: a result per item, one refusal never blocks the ot
       ['lt', 'description'],
     ]);
     expect(data.results[7].asset).toMatchObject({ type: 5, description: '数据集说明', file_hash: b, size: 20, proof_status: 1 });
+    expect(shapeOf(data.results[7])).toEqual({ index: 'number', ok: 'boolean', asset: ASSET_SHAPE });
+    expect(data.results[1]).toEqual({ index: 1, ok: false, message: 'hash_duplicate', field_name: 'file_hash' });
+    expect(Object.keys(data).sort()).toEqual(['refused', 'registered', 'results']);
     // Each good item is its own committed registration.
     expect(await ledgerRows(a)).toHaveLength(1);
     expect(await ledgerRows(b)).toHaveLength(1);

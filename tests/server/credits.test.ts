@@ -2,6 +2,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'kysely';
 import { clearRateLimits, startHarness, type Harness } from './harness.ts';
+import { shapeOf } from './shape.ts';
 import { memberOf, newPhone, ownerWithEnterprise } from './enterprise-helpers.ts';
 import { employeeIdOf, giveCredits, operatorCookie, topUpPool } from './credit-helpers.ts';
 import { DEFAULT_CONFIG } from '../../core/config.ts';
@@ -153,6 +154,8 @@ describe('top-up orders (payment provider: offline transfer confirmed by an oper
     expect(created.order_no).toMatch(/^TU\d{8}[A-Z2-9]{8}$/);
     // The provider says what to quote on the transfer.
     expect(created.payment).toEqual({ reference: created.order_no, pay_url: null });
+    const orderShape = { order_id: 'number', order_no: 'string', amount: 'number', note: 'string', status: 'number', provider: 'string', created_by_name: 'string', created_at: 'number', decided_at: 'null', reason: 'string' };
+    expect(shapeOf(created)).toEqual({ ...orderShape, payment: { reference: 'string', pay_url: 'null' } });
     // Nothing is credited until an operator confirms.
     expect((await summaryOf(c.owner.cookie)).enterprise).toMatchObject({ pool_available: 0, topped_up: 0, pending_orders: 1 });
     // At most PENDING_ORDERS_MAX open at once.
@@ -161,6 +164,7 @@ describe('top-up orders (payment provider: offline transfer confirmed by an oper
     const listed = data(await get('/api/v1/credits/orders?page_size=3', c.officer.cookie));
     expect(listed).toMatchObject({ total: PENDING_ORDERS_MAX, page: 1, page_size: 3 });
     expect(listed.items[0].amount).toBe(10 + PENDING_ORDERS_MAX - 1);
+    expect(shapeOf(listed)).toEqual({ items: [orderShape], page: 'number', page_size: 'number', total: 'number' });
   });
 
   it('an operator confirms once (double clicks and concurrent confirmations credit the pool exactly once), rejects with a reason; administrators cancel pending orders', async () => {
@@ -174,12 +178,16 @@ describe('top-up orders (payment provider: offline transfer confirmed by an oper
     const pending = data(await get('/api/v1/operator/credit-orders?status=1', op));
     const row = pending.items.find((o: any) => o.order_id === first.order_id);
     expect(row).toMatchObject({ enterprise_name: expect.stringContaining('积分测试企业'), amount: 1000, note: '第一笔', created_by_phone: c.owner.phone });
+    const orderShape = { order_id: 'number', order_no: 'string', amount: 'number', note: 'string', status: 'number', provider: 'string', created_by_name: 'string', created_at: 'number', decided_at: 'null', reason: 'string' };
+    expect(shapeOf(row)).toEqual({ ...orderShape, enterprise_id: 'number', enterprise_name: 'string', created_by_phone: 'string' });
     expect((await get('/api/v1/operator/credit-orders', c.owner.cookie)).statusCode).toBe(403);
     expect((await decide(c.owner.cookie, first.order_id, { status: 2 })).statusCode).toBe(403);
     expect((await get('/api/v1/credits/orders', op)).json()).toEqual({ message: 'token_invalid' });
 
     // Confirm, then the same again (a double click): one top-up.
-    expect(data(await decide(op, first.order_id, { status: 2 }))).toMatchObject({ status: 2, reason: '' });
+    const confirmed = data(await decide(op, first.order_id, { status: 2 }));
+    expect(confirmed).toMatchObject({ status: 2, reason: '' });
+    expect(shapeOf(confirmed)).toEqual({ ...orderShape, decided_at: 'number' });
     expect(data(await decide(op, first.order_id, { status: 2 }))).toMatchObject({ status: 2 });
     expect((await summaryOf(c.owner.cookie)).enterprise).toMatchObject({ pool_available: 1000, topped_up: 1000, pending_orders: 0 });
 
@@ -216,7 +224,9 @@ describe('top-up orders (payment provider: offline transfer confirmed by an oper
     expect((await cancel(c.officer.cookie, fifth.order_id)).statusCode).toBe(403);
     expect((await cancel(c.alice.cookie, fifth.order_id)).statusCode).toBe(403);
     expect400(await cancel(other.owner.cookie, fifth.order_id), 'not_found', 'order_id');
-    expect(data(await cancel(c.admin.cookie, fifth.order_id))).toMatchObject({ status: 4 });
+    const cancelled = data(await cancel(c.admin.cookie, fifth.order_id));
+    expect(cancelled).toMatchObject({ status: 4 });
+    expect(Object.keys(cancelled).sort()).toEqual(Object.keys(orderShape).sort());
     expect(data(await cancel(c.owner.cookie, fifth.order_id))).toMatchObject({ status: 4 });
     expect400(await decide(op, fifth.order_id, { status: 2 }), 'invalid_param', 'status');
     expect400(await cancel(c.owner.cookie, first.order_id), 'invalid_param', 'status');
@@ -261,10 +271,14 @@ describe('member top-up (allocations by administrators)', () => {
     ]);
     expect(history[1]).toMatchObject({ counterpart_name: '李四', actor_name: '张三', user_id: null, user_name: '' });
     expect(history[2]).toMatchObject({ counterpart_name: '', counterpart_user_id: null, actor_name: '李四', user_name: '李四' });
+    const movement = { movement_id: 'number', account: 'string', kind: 'string', delta: 'number', balance_after: 'number', reference: 'null', detail: 'string', counterpart_name: 'string', actor_name: 'string', created_at: 'number', user_name: 'string' };
+    expect(shapeOf(history[1])).toEqual({ ...movement, user_id: 'null', counterpart_user_id: 'number' });
+    expect(shapeOf(history[2])).toEqual({ ...movement, user_id: 'number', counterpart_user_id: 'null' });
 
     // Members list with balances; keyword search.
     const members = data(await get(`/api/v1/credits/members?keyword=${c.alice.phone}`, c.officer.cookie));
     expect(members.items).toEqual([expect.objectContaining({ employee_id: aliceEmployee, available: 350, consumed: 0, role: 0, status: 1, phone: c.alice.phone })]);
+    expect(shapeOf(members)).toEqual({ items: [{ employee_id: 'number', user_id: 'number', name: 'string', phone: 'string', role: 'number', status: 'number', available: 'number', consumed: 'number' }], page: 'number', page_size: 'number', total: 'number' });
     expect(data(await get('/api/v1/credits/members', c.owner.cookie)).total).toBe(5);
 
     // Another enterprise's member, a frozen member: not_found (a frozen one can only be taken back from).
@@ -422,6 +436,8 @@ describe('usage history and summary (§3, §6)', () => {
     const officerSummary = await summaryOf(c.officer.cookie);
     expect(officerSummary).toMatchObject({ available: 0, consumed: 0, is_admin: false });
     expect(officerSummary.enterprise).toEqual({ pool_available: 3300, members_available: 1500, consumed: 200, topped_up: 5000, pending_orders: 0 });
+    expect(shapeOf(officerSummary)).toEqual({ available: 'number', consumed: 'number', integral_required: 'boolean', prices: { asset: 'number', vault_file: 'number' }, is_admin: 'boolean', enterprise: { pool_available: 'number', members_available: 'number', consumed: 'number', topped_up: 'number', pending_orders: 'number' } });
+    expect(shapeOf(await summaryOf(c.alice.cookie))).toMatchObject({ enterprise: 'null' });
     expect((await summaryOf(c.owner.cookie)).is_admin).toBe(true);
 
     // Filters: kind, member, account, time; paging.

@@ -57,6 +57,9 @@ describe('small-file upload (§7)', () => {
       const { payload, contentType } = multipartBody({ uuid }, { name, bytes: file });
       return h.app.inject({ method: 'POST', url: '/api/v1/files', payload, headers: { cookie, 'content-type': contentType } });
     };
+    // The answer, whole: the identity, the size and the type read from the content.
+    const fresh = pngBytes('whole answer');
+    expect((await post(identityOf(fresh, 'png'), fresh)).json()).toEqual({ data: { uuid: identityOf(fresh, 'png'), size: fresh.length, type: 'png' } });
     // An HTML page named .png is refused by its content.
     const html = Buffer.from('<html><script>alert(1)</script></html>');
     expect400(await post(identityOf(html, 'png'), html), 'file_type_unsupported', 'file');

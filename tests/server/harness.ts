@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
+import { isDeepStrictEqual } from 'node:util';
 import pg from 'pg';
 import type { FastifyInstance, LightMyRequestResponse, RouteOptions } from 'fastify';
 import { buildServer } from '../../server/build-app.ts';
@@ -51,6 +52,7 @@ export async function startHarness(config: Partial<DeploymentConfig> = {}, envOv
     logger: false,
     onRoute: (route) => {
       routes.push(route);
+      if (process.env.SCHEMA_FIDELITY) checkSchemaFidelity(route);
       hooks.onRoute?.(route);
     },
   });
@@ -93,6 +95,36 @@ export async function startHarness(config: Partial<DeploymentConfig> = {}, envOv
     },
   };
   return harness;
+}
+
+/**
+ * SCHEMA_FIDELITY=1: every JSON answer of a route with a response schema is compared with
+ * what its handler returned (JSON.stringify of the payload). A schema that drops a field,
+ * turns null into "" or a string into a number changes the API silently; here it fails the
+ * request with a 500 that names the route and the difference.
+ */
+function checkSchemaFidelity(route: RouteOptions): void {
+  if (!(route.schema as { response?: unknown } | undefined)?.response) return;
+  const raw = new WeakMap<object, string>();
+  const pre = async (request: object, _reply: unknown, payload: unknown) => {
+    raw.set(request, JSON.stringify(payload));
+    return payload;
+  };
+  const send = async (request: object, reply: { statusCode: number }, payload: unknown) => {
+    const before = raw.get(request);
+    raw.delete(request);
+    if (before === undefined || typeof payload !== 'string') return payload;
+    const a = JSON.stringify(JSON.parse(before));
+    const b = JSON.stringify(JSON.parse(payload));
+    if (!isDeepStrictEqual(JSON.parse(before), JSON.parse(payload))) {
+      const message = `response schema of ${String(route.method)} ${route.url} (${reply.statusCode}) changes the answer:\nhandler: ${a.slice(0, 2000)}\nsent:    ${b.slice(0, 2000)}`;
+      console.error(message);
+      throw new Error(message);
+    }
+    return payload;
+  };
+  route.preSerialization = [...[route.preSerialization ?? []].flat(), pre] as RouteOptions['preSerialization'];
+  route.onSend = [...[route.onSend ?? []].flat(), send] as RouteOptions['onSend'];
 }
 
 /** The session cookie a response sets, as a Cookie header value. */

@@ -92,6 +92,7 @@ describe('GET /api/v1/home/summary: counters per §6', () => {
     const vaultPrice = h.app.config.credits.vaultFile;
     const assetPrice = h.app.config.credits.assetRegistration;
     ok(await h.request({ method: 'POST', url: '/api/v1/assets', cookie: alice.cookie, body: { name: '设计稿.psd', type: 1, file_hash: newIdentity('.psd'), size: 10 } }));
+    expect(Object.keys(mine).sort()).toEqual(['counters', 'enterprise_id', 'enterprise_name', 'is_vault_open', 'role', 'scope']);
     expect(mine.counters).toEqual({
       assets: 0,
       vault_projects: 1,
@@ -279,6 +280,10 @@ describe('GET /api/v1/home/activity: the feed per §6', () => {
     const aliceCredits = aliceFeed.filter((e) => e.source === 'credit');
     expect(aliceCredits).toEqual([expect.objectContaining({ kind: 'allocate', amount: 10 * h.app.config.credits.vaultFile, member_name: '李四', is_mine: false })]);
     expect(aliceCredits[0]!.actor_name).not.toBe('');
+    // Each source's events whole (one response schema carries the union of their fields).
+    const head = ['actor_name', 'actor_user_id', 'at', 'event_id', 'is_mine', 'kind', 'source'];
+    expect(Object.keys(aliceFeed.find((e) => e.source === 'asset')!).sort()).toEqual([...head, 'asset_name', 'asset_type', 'credits', 'dip_id'].sort());
+    expect(Object.keys(aliceCredits[0]!).sort()).toEqual([...head, 'amount', 'member_name', 'member_user_id', 'reference'].sort());
 
     const officerFeed = await wholeFeed(officer, 50);
     expect(officerFeed.filter((e) => e.source === 'asset').map((e) => (e.source === 'asset' ? e.asset_name : '')).sort()).toEqual(['乙的资产.png', '外观设计.png']);

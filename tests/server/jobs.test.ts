@@ -137,6 +137,8 @@ describe('jobs in the platform', () => {
     const data = res.json().data as { backend: string; items: { name: string; state: string; attempts: number }[] };
     expect(data.backend).toBe('in-process');
     expect(data.items.some((j) => j.name === 'proofs.render' && j.state === 'completed' && j.attempts === 1)).toBe(true);
+    // Each job whole (the response schema keeps every field): the last error is null until one fails.
+    expect(data.items.find((j) => j.state === 'completed')).toEqual({ id: expect.any(String), name: expect.any(String), state: 'completed', attempts: expect.any(Number), last_error: null, created_at: expect.any(Number), updated_at: expect.any(Number) });
     expect((await h.request({ method: 'GET', url: '/api/v1/operator/jobs?limit=0', cookie })).statusCode).toBe(400);
   });
 

@@ -75,6 +75,9 @@ describe('checkpoint anchoring', () => {
     expect(anchors.anchors).toHaveLength(1);
     const published = anchors.anchors[0];
     expect(published).toMatchObject({ height: h.app.ledger.headBlock!.height, address: platform, chain_id: 1337 });
+    // The whole answer (the response schema keeps every field).
+    expect(anchors).toEqual({ address: platform, interval_ms: expect.any(Number), data_format: expect.any(String), time_tolerance_ms: expect.any(Number), anchors: [expect.any(Object)] });
+    expect(published).toEqual({ height: expect.any(Number), tree_size: expect.any(Number), checkpoint: expect.any(String), checkpoint_hash: expect.any(String), chain_id: 1337, address: platform, tx_hash: expect.any(String), block_number: expect.any(Number), anchored_at: expect.any(Number) });
 
     const pdfs = await Promise.all(dnas.map(async (dna) => new Uint8Array((await readProofPdf(h.app.db, h.app.fileStore.driver, dna))!)));
     const packages = await Promise.all(pdfs.map(async (pdf) => decodePackage((await extractPackageNode(pdf))!)));

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createHash } from 'node:crypto';
 import { PDFDocument } from 'pdf-lib';
 import { startHarness, type Harness } from './harness.ts';
+import { shapeOf } from './shape.ts';
 import { fromHex, toHex } from '../../core/ledger/bytes.ts';
 import { verifyConsistency, verifyInclusion } from '../../core/ledger/merkle.ts';
 import { decodePackage, encodePackage, gzip, PACKAGE_ATTACHMENT_NAME, verifyCertificate } from '../../core/ledger/package.ts';
@@ -268,6 +269,37 @@ describe('explorer and proofs between blocks', () => {
 
     const keys = (await h.request({ method: 'GET', url: '/api/v1/ledger/platform-keys' })).json().data;
     expect(keys[0].key_id).toBe(latest.key_id);
+
+    // The whole answers, field by field (the response schemas must keep every one).
+    const block = { height: 'number', hash: 'string', prev_hash: 'string', tree_size: 'number', root: 'string', sealed_at: 'number', key_id: 'string', header: 'string', signature: 'string', entry_count: 'number', anchor: 'null' };
+    expect(shapeOf(list)).toEqual({ blocks: [block], latest_height: 'number', tree_size: 'number' });
+    expect(shapeOf((await h.request({ method: 'GET', url: '/api/v1/explorer/blocks/latest' })).json())).toEqual({ data: block });
+    const entryShape = { asset_dna: 'string', kind: 'string', enterprise_name: 'string', registered_at: 'number', leaf_index: 'number', leaf_hash: 'string', record: 'string' };
+    expect(shapeOf(entries)).toEqual([entryShape]);
+    expect(shapeOf(entry)).toEqual({ ...entryShape, block, inclusion: { tree_size: 'number', root: 'string', path: ['string'] } });
+    expect(shapeOf(later)).toEqual({ asset_dna: 'string', leaf_index: 'number', leaf_hash: 'string', tree_size: 'number', root: 'string', path: ['string'] });
+    const head = { height: 'number', tree_size: 'number', root: 'string' };
+    expect(shapeOf(c)).toEqual({ first: head, second: head, proof: expect.any(Array) });
+    const keyShape = { key_id: 'string', purpose: 'string', algorithm: 'string', spki: 'string', created_at: 'number', retired_at: 'null', certificate: 'string', root_fingerprint: 'string' };
+    expect(shapeOf(keys[0])).toEqual(keyShape);
+    expect(shapeOf((await h.request({ method: 'GET', url: '/api/v1/ledger/platform-roots' })).json().data)).toEqual([{ fingerprint: 'string', certificate: 'string', created_at: 'number' }]);
+    // An entry not yet in a block: no block, no inclusion, no leaf index.
+    const pending = await registerFile('explorer pending');
+    expect(shapeOf((await h.request({ method: 'GET', url: `/api/v1/explorer/entries/${pending.asset_dna}` })).json().data)).toEqual({ ...entryShape, leaf_index: 'null', block: 'null', inclusion: 'null' });
+  });
+
+  it("lists the caller's own entries with their proofs' states, whole", async () => {
+    const reg = await registerFile('own entry list');
+    const mine = (await h.request({ method: 'GET', url: '/api/v1/ledger/entries?page_size=100', cookie: alice })).json().data as { asset_dna: string }[];
+    const row = mine.find((e) => e.asset_dna === reg.asset_dna);
+    expect(shapeOf(row)).toEqual({ asset_dna: 'string', file_hash: 'string', kind: 'string', enterprise_name: 'string', registered_at: 'number', block_height: 'null', proof_status: 'number', expired_at: 'null' });
+    const proof = (await h.request({ method: 'GET', url: `/api/v1/ledger/entries/${reg.asset_dna}/proof`, cookie: alice })).json().data;
+    expect(shapeOf(proof)).toEqual({ asset_dna: 'string', proof_status: 'number', is_generated: 'boolean', issued_at: 'null', expired_at: 'null', block_height: 'null' });
+    await sealAndGenerate();
+    const sealed = ((await h.request({ method: 'GET', url: '/api/v1/ledger/entries?page_size=100', cookie: alice })).json().data as { asset_dna: string }[]).find((e) => e.asset_dna === reg.asset_dna);
+    expect(sealed).toMatchObject({ asset_dna: reg.asset_dna, file_hash: reg.file_hash, block_height: expect.any(Number), proof_status: 5, expired_at: expect.any(Number) });
+    const regen = await h.request({ method: 'POST', url: `/api/v1/ledger/entries/${reg.asset_dna}/proof`, cookie: alice, body: {} });
+    expect(regen.json()).toEqual({ data: { asset_dna: reg.asset_dna, proof_status: 2 } });
   });
 
   it('a second ledger on the same database resumes the same chain, and refuses a tampered one', async () => {

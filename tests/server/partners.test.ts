@@ -76,6 +76,7 @@ describe('POST /api/v1/partners/contracts', () => {
     await clearRateLimits(h.app);
     const res = await post(h, { ...VALID, name: '  李雷  ' });
     expect(res.statusCode, res.body).toBe(200);
+    expect(res.json()).toEqual({ data: null });
     const rows = await stored();
     expect(rows).toHaveLength(1);
     expect(rows[0]).toMatchObject({ ...VALID, name: '李雷' });
@@ -143,6 +144,8 @@ describe('the operator console', () => {
     expect(total).toBe((await stored()).length);
     expect(items).toHaveLength(2);
     expect(items[0]).toMatchObject({ enterprise_name: '=HYPERLINK("http://x")', contract_number: VALID.contract_number });
+    expect(Object.keys(res.json().data).sort()).toEqual(['items', 'page', 'page_size', 'total']);
+    expect(items[0]).toEqual({ id: expect.any(Number), enterprise_name: expect.any(String), name: expect.any(String), contract_number: expect.any(String), corporation: expect.any(String), created_at: expect.any(Number) });
   });
 
   it('exports CSV (quoted, formulas neutralised) and XLSX, and audits the export', async () => {

@@ -259,6 +259,7 @@ describe.each(cases)('storage driver: $name', ({ setup, withApp }) => {
       expect((await collect((await h.app.fileStore.open(identity))!)).equals(bytes)).toBe(true);
       const list = await h.request({ method: 'GET', url: '/api/v1/storage/files', cookie: owner.cookie });
       expect(list.json().data.map((f: { hash: string }) => f.hash)).toEqual([identity]);
+      expect(list.json().data[0]).toEqual({ hash: identity, name: expect.any(String), size: bytes.length, stored_at: expect.any(Number) });
       // A plain member who did not register it does not get it offered.
       const memberList = await h.request({ method: 'GET', url: '/api/v1/storage/files', cookie: other.cookie });
       expect(memberList.json().data).toEqual([]);

@@ -22,7 +22,8 @@ import { ApiError, fail } from '../../errors.ts';
 import type { MemberContext } from '../../plugins/enterprises.ts';
 import { chargeRegistration } from '../../services/credits.ts';
 import { ASSET_COLUMNS, assetDto, seesAllAssets, visibleAssets, type AssetRow, type AssetViewer } from '../../services/assets.ts';
-import { body, pageOf, paging, SIGNED_IN } from '../schemas.ts';
+import { body, ok, pageOf, paging, SIGNED_IN } from '../schemas.ts';
+import { asset as assetSchema, assetBatch, assetPage, assetRegistrants } from './responses.ts';
 import { requestLocale, type CertificateLocale } from '../../locale.ts';
 import { contentDisposition } from '../../content-disposition.ts';
 
@@ -126,7 +127,7 @@ export default async function assetRoutes(app: FastifyInstance) {
   /** §7 style: register one asset; the answer is the asset (proof status 1, generating). */
   app.post<{ Body: Record<string, unknown> }>(
     '/api/v1/assets',
-    { config: SIGNED_IN, schema: { body: body(registerFields, []) } },
+    { config: SIGNED_IN, schema: { body: body(registerFields, []), response: ok(assetSchema) } },
     async (request) => {
       const m = await memberOf(request);
       const checked = checkAssetInput(request.body);
@@ -144,7 +145,7 @@ export default async function assetRoutes(app: FastifyInstance) {
    */
   app.post<{ Body: { items: unknown[] } }>(
     '/api/v1/assets/batch',
-    { config: SIGNED_IN, schema: { body: body({ items: { type: 'array', minItems: 1, maxItems: ASSET_BATCH_MAX, items: {} } }, ['items']) } },
+    { config: SIGNED_IN, schema: { body: body({ items: { type: 'array', minItems: 1, maxItems: ASSET_BATCH_MAX, items: {} } }, ['items']), response: ok(assetBatch) } },
     async (request) => {
       const m = await memberOf(request);
       const outcomes: Array<{ index: number; id: number } | { index: number; message: string; field_name?: string }> = [];
@@ -173,7 +174,7 @@ export default async function assetRoutes(app: FastifyInstance) {
     },
   );
 
-  app.get<{ Querystring: AssetListQuery & { type?: number[] } }>('/api/v1/assets', { config: SIGNED_IN, schema: { querystring: listQuery } }, async (request) => {
+  app.get<{ Querystring: AssetListQuery & { type?: number[] } }>('/api/v1/assets', { config: SIGNED_IN, schema: { querystring: listQuery, response: ok(assetPage) } }, async (request) => {
     const m = await memberOf(request);
     const query = request.query;
     const { page, size, offset } = pageOf(query, config.tablePageSize);
@@ -210,7 +211,7 @@ export default async function assetRoutes(app: FastifyInstance) {
   });
 
   /** Who registered the assets the caller sees (the registrant filter): everyone for roles 1–3, oneself for a member. */
-  app.get('/api/v1/assets/registrants', async (request) => {
+  app.get('/api/v1/assets/registrants', { schema: { response: ok(assetRegistrants) } }, async (request) => {
     const m = await memberOf(request);
     const rows = await rowsOf(m)
       .select(['a.user_id', 'u.real_name', 'u.name as user_name', (eb) => eb.fn.countAll<number>().as('n')])
@@ -229,7 +230,7 @@ export default async function assetRoutes(app: FastifyInstance) {
   }
 
   /** §2 asset/detail/:asset_id — the asset id is its DNA; an asset the caller may not see is not_found (never told apart from a missing one). */
-  app.get<{ Params: { dna: string } }>('/api/v1/assets/:dna', { config: SIGNED_IN, schema: { params: dnaParam } }, async (request) => {
+  app.get<{ Params: { dna: string } }>('/api/v1/assets/:dna', { config: SIGNED_IN, schema: { params: dnaParam, response: ok(assetSchema) } }, async (request) => {
     const m = await memberOf(request);
     return { data: assetDto(await visibleOr404(m, request.params.dna)) };
   });

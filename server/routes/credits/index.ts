@@ -28,7 +28,8 @@ import {
   transferCredits,
   type MovementFilter,
 } from '../../services/credits.ts';
-import { body, idParam, pageOf, paging, SIGNED_IN } from '../schemas.ts';
+import { body, idParam, ok, pageOf, paging, SIGNED_IN } from '../schemas.ts';
+import { allocationResult, creditOrder, creditSummary as creditSummarySchema, memberPage, movementPage, newCreditOrder, operatorOrderPage, orderPage } from './responses.ts';
 import type { Paged } from '../../../core/api-types.ts';
 
 const time = { type: 'integer', minimum: 0, maximum: 8_640_000_000_000_000 } as const;
@@ -53,7 +54,7 @@ export default async function creditRoutes(app: FastifyInstance) {
 
 
   /** GET /credits/summary: §3 available and consumed credits, prices; the pool and totals for §6 viewers. */
-  app.get('/api/v1/credits/summary', async (request) => {
+  app.get('/api/v1/credits/summary', { schema: { response: ok(creditSummarySchema) } }, async (request) => {
     const m = await app.requireMember(request, 'member');
     const data = await creditSummary(db, config, {
       enterpriseId: m.enterprise.id,
@@ -80,6 +81,7 @@ export default async function creditRoutes(app: FastifyInstance) {
             account: { type: 'string', enum: ['pool', 'member'] },
           },
         },
+        response: ok(movementPage),
       },
     },
     async (request) => {
@@ -99,7 +101,7 @@ export default async function creditRoutes(app: FastifyInstance) {
   /** GET /credits/members: the members of the enterprise with their balances (for member top-up). */
   app.get<{ Querystring: { keyword?: string; page?: number; page_size?: number } }>(
     '/api/v1/credits/members',
-    { config: SIGNED_IN, schema: { querystring: { type: 'object', properties: { ...paging, keyword: { type: 'string', maxLength: 60 } } } } },
+    { config: SIGNED_IN, schema: { querystring: { type: 'object', properties: { ...paging, keyword: { type: 'string', maxLength: 60 } } }, response: ok(memberPage) } },
     async (request) => {
       const m = await app.requireMember(request, 'viewer');
       const { page, size } = pageOf(request.query, config.tablePageSize);
@@ -138,7 +140,7 @@ export default async function creditRoutes(app: FastifyInstance) {
   /** POST /credits/allocations: an administrator allocates pool credits to a member, or takes them back. */
   app.post<{ Body: { employee_id: number; amount: unknown; direction?: AllocationDirection } }>(
     '/api/v1/credits/allocations',
-    { config: SIGNED_IN, schema: { body: body({ employee_id: { type: 'integer', minimum: 1 }, amount, direction: { type: 'string', enum: ['allocate', 'reclaim'] } }, ['employee_id', 'amount']) } },
+    { config: SIGNED_IN, schema: { body: body({ employee_id: { type: 'integer', minimum: 1 }, amount, direction: { type: 'string', enum: ['allocate', 'reclaim'] } }, ['employee_id', 'amount']), response: ok(allocationResult) } },
     async (request) => {
       const m = await app.requireMember(request, 'admin');
       const value = checkAmount(request.body.amount);
@@ -157,7 +159,7 @@ export default async function creditRoutes(app: FastifyInstance) {
 
   app.get<{ Querystring: { status?: number; page?: number; page_size?: number } }>(
     '/api/v1/credits/orders',
-    { config: SIGNED_IN, schema: { querystring: { type: 'object', properties: { ...paging, status: { type: 'integer', minimum: 1, maximum: 4 } } } } },
+    { config: SIGNED_IN, schema: { querystring: { type: 'object', properties: { ...paging, status: { type: 'integer', minimum: 1, maximum: 4 } } }, response: ok(orderPage) } },
     async (request) => {
       const m = await app.requireMember(request, 'viewer');
       return { data: await listOrders(db, m.enterprise.id, { status: request.query.status, ...pageOf(request.query, config.tablePageSize) }) };
@@ -167,7 +169,7 @@ export default async function creditRoutes(app: FastifyInstance) {
   /** POST /credits/orders: a pending top-up of the pool, paid through the payment provider (what to quote in `payment`). */
   app.post<{ Body: { amount: unknown; note?: string } }>(
     '/api/v1/credits/orders',
-    { config: SIGNED_IN, schema: { body: body({ amount, note: { type: 'string', maxLength: 2000 } }, ['amount']) } },
+    { config: SIGNED_IN, schema: { body: body({ amount, note: { type: 'string', maxLength: 2000 } }, ['amount']), response: ok(newCreditOrder) } },
     async (request) => {
       const m = await app.requireMember(request, 'admin');
       const value = checkAmount(request.body.amount);
@@ -181,7 +183,7 @@ export default async function creditRoutes(app: FastifyInstance) {
   /** PUT /credits/orders/:orderId { status: 4 }: an administrator cancels a pending order. */
   app.put<{ Params: { orderId: number }; Body: { status: number } }>(
     '/api/v1/credits/orders/:orderId',
-    { config: SIGNED_IN, schema: { params: idParam('orderId'), body: body({ status: { type: 'integer', enum: [ORDER_STATUS.cancelled] } }, ['status']) } },
+    { config: SIGNED_IN, schema: { params: idParam('orderId'), body: body({ status: { type: 'integer', enum: [ORDER_STATUS.cancelled] } }, ['status']), response: ok(creditOrder) } },
     async (request) => {
       const m = await app.requireMember(request, 'admin');
       await cancelOrder(db, { enterpriseId: m.enterprise.id, orderId: request.params.orderId, userId: m.user.id });
@@ -195,7 +197,7 @@ export default async function creditRoutes(app: FastifyInstance) {
 
   app.get<{ Querystring: { status?: number; page?: number; page_size?: number } }>(
     '/api/v1/operator/credit-orders',
-    { schema: { querystring: { type: 'object', properties: { ...paging, status: { type: 'integer', minimum: 1, maximum: 4 } } } } },
+    { schema: { querystring: { type: 'object', properties: { ...paging, status: { type: 'integer', minimum: 1, maximum: 4 } } }, response: ok(operatorOrderPage) } },
     async (request) => {
       await requireOperator(request);
       return { data: await listOperatorOrders(db, { status: request.query.status, page: request.query.page ?? 1, size: request.query.page_size ?? 50 }) };
@@ -212,6 +214,7 @@ export default async function creditRoutes(app: FastifyInstance) {
       schema: {
         params: idParam('id'),
         body: body({ status: { type: 'integer', enum: [ORDER_STATUS.confirmed, ORDER_STATUS.rejected] }, reason: { type: 'string', maxLength: 2000 } }, ['status']),
+        response: ok(creditOrder),
       },
     },
     async (request) => {

@@ -1,6 +1,10 @@
 import type { FastifyInstance } from 'fastify';
 import { checkPhone } from '../../../core/validation.ts';
 import { fail } from '../../errors.ts';
+import { arrayOf, num, obj, ok, str } from '../schemas.ts';
+
+/** The codes sent to a phone, newest first. */
+const outboxResponse = ok(arrayOf(obj({ phone: str, code: str, type: num, sent_at: num })));
 
 /** Whether a socket address is the machine itself (IPv4 127/8, IPv6 ::1, or 127/8 mapped into IPv6). */
 export function isLoopbackAddress(address: string | undefined): boolean {
@@ -31,7 +35,7 @@ export default async function devRoutes(app: FastifyInstance) {
   if (app.sms.name !== 'outbox') return;
   app.get<{ Querystring: { phone: string } }>(
     '/api/dev/sms-outbox',
-    { schema: { querystring: { type: 'object', properties: { phone: { type: 'string', maxLength: 32 } }, required: ['phone'] } } },
+    { schema: { querystring: { type: 'object', properties: { phone: { type: 'string', maxLength: 32 } }, required: ['phone'] }, response: outboxResponse, hide: true } },
     async (request, reply) => {
       if (!isLoopbackAddress(request.socket.remoteAddress) || isForwardedFromElsewhere(request.headers)) return reply.status(404).send({ message: 'not_found' });
       const shape = checkPhone(request.query.phone);

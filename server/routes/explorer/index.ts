@@ -1,7 +1,8 @@
 import type { FastifyInstance } from 'fastify';
 import { fail } from '../../errors.ts';
 import type { BlockRow } from '../../ledger/ledger.ts';
-import { pageNumber } from '../schemas.ts';
+import { ok, pageNumber } from '../schemas.ts';
+import { block as blockSchema, blockEntries, blocks, explorerEntry } from '../ledger/responses.ts';
 
 type AnchorRow = { chain_id: number; tx_hash: string; block_number: number };
 
@@ -24,7 +25,7 @@ export default async function explorerRoutes(app: FastifyInstance) {
 
   app.get<{ Querystring: { before?: number; limit?: number } }>(
     '/api/v1/explorer/blocks',
-    { schema: { querystring: { type: 'object', properties: { before: { type: 'integer', minimum: 1 }, limit: { type: 'integer', minimum: 1, maximum: 100 } } } } },
+    { schema: { querystring: { type: 'object', properties: { before: { type: 'integer', minimum: 1 }, limit: { type: 'integer', minimum: 1, maximum: 100 } } }, response: ok(blocks) } },
     async (request) => {
       let q = app.db.selectFrom('ledger_blocks').selectAll().orderBy('height', 'desc').limit(request.query.limit ?? 20);
       if (request.query.before) q = q.where('height', '<', request.query.before);
@@ -35,7 +36,7 @@ export default async function explorerRoutes(app: FastifyInstance) {
     },
   );
 
-  app.get<{ Params: { id: string } }>('/api/v1/explorer/blocks/:id', { schema: { params: { type: 'object', properties: { id: { type: 'string', maxLength: 64 } }, required: ['id'] } } }, async (request) => {
+  app.get<{ Params: { id: string } }>('/api/v1/explorer/blocks/:id', { schema: { params: { type: 'object', properties: { id: { type: 'string', maxLength: 64 } }, required: ['id'] }, response: ok(blockSchema) } }, async (request) => {
     const id = request.params.id;
     const block = id === 'latest' ? app.ledger.headBlock ?? undefined : /^\d{1,12}$/.test(id) ? await app.ledger.block(Number(id)) : /^[0-9a-f]{64}$/.test(id) ? await app.ledger.block(id) : undefined;
     if (!block) fail('not_found', 'id');
@@ -48,6 +49,7 @@ export default async function explorerRoutes(app: FastifyInstance) {
       schema: {
         params: { type: 'object', properties: { height: { type: 'integer', minimum: 1 } }, required: ['height'] },
         querystring: { type: 'object', properties: { page: pageNumber, page_size: { type: 'integer', minimum: 1, maximum: 200 } } },
+        response: ok(blockEntries),
       },
     },
     async (request) => {
@@ -64,7 +66,7 @@ export default async function explorerRoutes(app: FastifyInstance) {
     },
   );
 
-  app.get<{ Params: { dna: string } }>('/api/v1/explorer/entries/:dna', { schema: { params: { type: 'object', properties: { dna: { type: 'string', maxLength: 64 } }, required: ['dna'] } } }, async (request) => {
+  app.get<{ Params: { dna: string } }>('/api/v1/explorer/entries/:dna', { schema: { params: { type: 'object', properties: { dna: { type: 'string', maxLength: 64 } }, required: ['dna'] }, response: ok(explorerEntry) } }, async (request) => {
     const e = await app.db.selectFrom('ledger_entries').select(['dna', 'kind', 'enterprise_name', 'registered_at', 'leaf_index', 'leaf_hash', 'record', 'block_height']).where('dna', '=', request.params.dna).executeTakeFirst();
     if (!e) fail('proof_record_not_found', 'dna');
     const block = e.block_height === null ? undefined : await app.ledger.block(Number(e.block_height));

@@ -5,7 +5,10 @@ import { IMAGE_MAX_BYTES } from '../../../core/constants.ts';
 import { extensionMatches, sniffFileType } from '../../../core/enterprise.ts';
 import { parseFileIdentity } from '../../../core/file-identity.ts';
 import { fail, rethrowMultipart } from '../../errors.ts';
-import { body, envelope, SIGNED_IN } from '../schemas.ts';
+import { body, envelope, num, obj, ok, SIGNED_IN, str } from '../schemas.ts';
+
+/** The stored file: its identity, size in bytes and sniffed type (jpg, png, bmp, gif, pdf). */
+const uploaded = obj({ uuid: str, size: num, type: str });
 
 const ACCEPTED_EXTENSIONS = new Set(['jpg', 'jpeg', 'png', 'bmp', 'gif', 'pdf']);
 const UPLOAD_URL = '/api/v1/files';
@@ -40,7 +43,7 @@ export default async function fileRoutes(app: FastifyInstance) {
   );
 
   // The upload itself: fields uuid (and name) before the file; content must hash to the identity.
-  app.post('/api/v1/files', async (request) => {
+  app.post('/api/v1/files', { schema: { response: ok(uploaded) } }, async (request) => {
     const user = await app.requireUser(request);
     if (!request.isMultipart()) fail('invalid_param', 'file');
     let part: Awaited<ReturnType<typeof request.file>>;

@@ -2,7 +2,8 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { HOME_FEED_DEFAULT_LIMIT, HOME_FEED_MAX_LIMIT, type HomeActivityDto, type HomeSummaryDto } from '../../../core/home.ts';
 import { fail } from '../../errors.ts';
 import { homeActivity, homeCounters, homeViewer, isVaultOpen, parseCursor, type HomeViewer } from '../../services/home.ts';
-import { SIGNED_IN } from '../schemas.ts';
+import { ok, SIGNED_IN } from '../schemas.ts';
+import { homeActivity as homeActivitySchema, homeSummary } from './responses.ts';
 
 /**
  * The dashboard home: GET /api/v1/home/summary (counters) and GET
@@ -24,7 +25,7 @@ export default async function homeRoutes(app: FastifyInstance) {
     });
   }
 
-  app.get('/api/v1/home/summary', async (request) => {
+  app.get('/api/v1/home/summary', { schema: { response: ok(homeSummary) } }, async (request) => {
     const v = await viewerOf(request);
     const data: HomeSummaryDto = {
       enterprise_id: v.enterpriseId,
@@ -45,6 +46,7 @@ export default async function homeRoutes(app: FastifyInstance) {
           type: 'object',
           properties: { cursor: { type: 'string', maxLength: 48 }, limit: { type: 'integer', minimum: 1, maximum: HOME_FEED_MAX_LIMIT } },
         },
+        response: ok(homeActivitySchema),
       },
     },
     async (request) => {

@@ -8,7 +8,8 @@ import { fail } from '../../errors.ts';
 import { DNA_PATTERN } from '../../../core/ledger/record.ts';
 import { normalizeDigest } from '../../../core/ledger/package.ts';
 import { isProofGenerated } from '../../proofs/jobs.ts';
-import { body, pageNumber, SIGNED_IN } from '../schemas.ts';
+import { body, ok, pageNumber, SIGNED_IN } from '../schemas.ts';
+import { anchors, checkpointResponse, consistency, inclusion, ownEntries, platformKey, platformRoot, proofRegenerating, proofState, searchResult } from './responses.ts';
 import { ANCHOR_TIME_TOLERANCE_MS, CHECKPOINT_ANCHOR_TAG, CHECKPOINT_ANCHOR_TAG_HEX } from '../../../core/ledger/anchor-check.ts';
 import { classifySearchInput, SEARCH_KEYWORD_MAX } from '../../../core/search.ts';
 
@@ -30,7 +31,7 @@ export default async function ledgerRoutes(app: FastifyInstance) {
 
   app.get<{ Querystring: { page?: number; page_size?: number } }>(
     '/api/v1/ledger/entries',
-    { config: SIGNED_IN, schema: { querystring: { type: 'object', properties: { page: pageNumber, page_size: { type: 'integer', minimum: 1, maximum: 100 } } } } },
+    { config: SIGNED_IN, schema: { querystring: { type: 'object', properties: { page: pageNumber, page_size: { type: 'integer', minimum: 1, maximum: 100 } } }, response: ok(ownEntries) } },
     async (request) => {
       const session = await app.requireSession(request);
       const size = request.query.page_size ?? 20;
@@ -47,7 +48,7 @@ export default async function ledgerRoutes(app: FastifyInstance) {
     },
   );
 
-  app.get<{ Params: { dna: string } }>('/api/v1/ledger/entries/:dna/proof', { config: SIGNED_IN, schema: { params: dnaParam } }, async (request) => {
+  app.get<{ Params: { dna: string } }>('/api/v1/ledger/entries/:dna/proof', { config: SIGNED_IN, schema: { params: dnaParam, response: ok(proofState) } }, async (request) => {
     const session = await app.requireSession(request);
     const entry = await ownEntry(session.user_id, request.params.dna);
     const proof = await app.db.selectFrom('proofs').select(['status', 'issued_at', 'expires_at', 'error']).where('dna', '=', entry.dna).executeTakeFirstOrThrow();
@@ -65,7 +66,7 @@ export default async function ledgerRoutes(app: FastifyInstance) {
 
   app.post<{ Params: { dna: string }; Body: { valid_seconds?: number } }>(
     '/api/v1/ledger/entries/:dna/proof',
-    { config: SIGNED_IN, schema: { params: dnaParam, body: body({ valid_seconds: { type: 'integer', minimum: 1, maximum: 3650 * 86400 } }, []) } },
+    { config: SIGNED_IN, schema: { params: dnaParam, body: body({ valid_seconds: { type: 'integer', minimum: 1, maximum: 3650 * 86400 } }, []), response: ok(proofRegenerating) } },
     async (request) => {
       const session = await app.requireSession(request);
       const entry = await ownEntry(session.user_id, request.params.dna);
@@ -110,7 +111,7 @@ export default async function ledgerRoutes(app: FastifyInstance) {
 
   app.get<{ Querystring: { keyword: string } }>(
     '/api/v1/search/dip-data',
-    { schema: { querystring: { type: 'object', properties: { keyword: { type: 'string', maxLength: SEARCH_KEYWORD_MAX } }, required: ['keyword'] } } },
+    { schema: { querystring: { type: 'object', properties: { keyword: { type: 'string', maxLength: SEARCH_KEYWORD_MAX } }, required: ['keyword'] }, response: ok(searchResult) } },
     async (request) => {
       // The browser checks the same rule before asking; a keyword that is neither a DNA nor a fingerprint is a client error.
       const input = classifySearchInput(request.query.keyword);
@@ -145,7 +146,7 @@ export default async function ledgerRoutes(app: FastifyInstance) {
    * it signed stays valid): block signing, proof signing (the certificate PDF's signature)
    * and time-stamping, each with its certificate from the platform root.
    */
-  app.get('/api/v1/ledger/platform-keys', async () => {
+  app.get('/api/v1/ledger/platform-keys', { schema: { response: ok({ type: 'array', items: platformKey }) } }, async () => {
     const blocks = await app.db
       .selectFrom('ledger_keys')
       .leftJoin('ledger_key_certificates', 'ledger_key_certificates.key_id', 'ledger_keys.key_id')
@@ -170,7 +171,7 @@ export default async function ledgerRoutes(app: FastifyInstance) {
    * The newest checkpoint (C2SP tlog-checkpoint signed note, text/plain): the log's signed
    * size and root, with the witnesses' cosignatures once they have answered. Monitors and witnesses poll it; docs/proof-format.md "Checkpoint".
    */
-  app.get('/api/v1/ledger/checkpoint', async (_request, reply) => {
+  app.get('/api/v1/ledger/checkpoint', { schema: { response: checkpointResponse } }, async (_request, reply) => {
     const checkpoint = await app.ledger.currentCheckpoint();
     if (!checkpoint) fail('proof_record_not_found');
     const note = app.witnessing?.cosigned(checkpoint) ?? checkpoint.note;
@@ -184,7 +185,7 @@ export default async function ledgerRoutes(app: FastifyInstance) {
    */
   app.get<{ Querystring: { limit?: number } }>(
     '/api/v1/ledger/anchors',
-    { schema: { querystring: { type: 'object', properties: { limit: { type: 'integer', minimum: 1, maximum: 100 } } } } },
+    { schema: { querystring: { type: 'object', properties: { limit: { type: 'integer', minimum: 1, maximum: 100 } } }, response: ok(anchors) } },
     async (request) => {
       const rows = await app.db.selectFrom('ledger_checkpoint_anchors').selectAll().orderBy('height', 'desc').limit(request.query.limit ?? 20).execute();
       return {
@@ -210,14 +211,14 @@ export default async function ledgerRoutes(app: FastifyInstance) {
   );
 
   /** The platform's X.509 roots (base64 DER) and their SHA-256 fingerprints: what verifiers pin. */
-  app.get('/api/v1/ledger/platform-roots', async () => {
+  app.get('/api/v1/ledger/platform-roots', { schema: { response: ok({ type: 'array', items: platformRoot }) } }, async () => {
     const rows = await app.db.selectFrom('platform_roots').select(['fingerprint', 'certificate', 'created_at']).orderBy('created_at').execute();
     return { data: rows.map((r) => ({ fingerprint: r.fingerprint, certificate: r.certificate, created_at: Number(r.created_at) })) };
   });
 
   app.get<{ Params: { dna: string }; Querystring: { tree_size?: number } }>(
     '/api/v1/ledger/entries/:dna/inclusion',
-    { schema: { params: dnaParam, querystring: { type: 'object', properties: { tree_size: { type: 'integer', minimum: 1 } } } } },
+    { schema: { params: dnaParam, querystring: { type: 'object', properties: { tree_size: { type: 'integer', minimum: 1 } } }, response: ok(inclusion) } },
     async (request) => {
       const entry = await app.db.selectFrom('ledger_entries').select(['dna', 'leaf_index', 'leaf_hash', 'block_height']).where('dna', '=', request.params.dna).executeTakeFirst();
       if (!entry || entry.leaf_index === null || entry.block_height === null) fail('proof_record_not_found', 'dna');
@@ -230,7 +231,7 @@ export default async function ledgerRoutes(app: FastifyInstance) {
 
   app.get<{ Querystring: { first: number; second: number } }>(
     '/api/v1/ledger/consistency',
-    { schema: { querystring: { type: 'object', properties: { first: { type: 'integer', minimum: 1 }, second: { type: 'integer', minimum: 1 } }, required: ['first', 'second'] } } },
+    { schema: { querystring: { type: 'object', properties: { first: { type: 'integer', minimum: 1 }, second: { type: 'integer', minimum: 1 } }, required: ['first', 'second'] }, response: ok(consistency) } },
     async (request) => {
       const { first, second } = request.query;
       if (first > second) fail('invalid_param', 'first');

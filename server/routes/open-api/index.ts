@@ -16,7 +16,7 @@ declare module 'fastify' {
   }
 }
 
-import { identityExample, fileInput, fileEntry, errors, idempotencyHeader, security } from './schemas.ts';
+import { identityExample, fileInput, fileEntry, errors, idempotencyHeader, security, securitySchemes } from './schemas.ts';
 import { renderReference, type OpenApiDoc } from './reference.ts';
 
 export const OPEN_API_BASE = '/open-api/v1';
@@ -40,14 +40,7 @@ export default async function openApiRoutes(app: FastifyInstance) {
         description: `Register files of an external application on the Provena ledger by their identity (hash), send heartbeats, and read entries, their proof status and proof PDF. Requests are signed with HMAC-SHA256: the signing string is the lines \`provena-v1\`, METHOD, path with query, X-Provena-Timestamp, X-Provena-Nonce and hex(SHA-256(raw body)) joined by \\n; X-Provena-Signature is \`v1=\` + base64(HMAC-SHA256(secret, signing string)). Timestamps more than ${SIGNATURE_WINDOW_SECONDS} s from the server's clock and reused nonces are refused.`,
       },
       servers: [{ url: app.env.publicUrl }],
-      components: {
-        securitySchemes: {
-          provenaKey: { type: 'apiKey', in: 'header', name: 'X-Provena-Key', description: 'The key id (ak_…).' },
-          provenaTimestamp: { type: 'apiKey', in: 'header', name: 'X-Provena-Timestamp', description: 'Unix time in seconds.' },
-          provenaNonce: { type: 'apiKey', in: 'header', name: 'X-Provena-Nonce', description: '16–64 characters [A-Za-z0-9_-], new for every request.' },
-          provenaSignature: { type: 'apiKey', in: 'header', name: 'X-Provena-Signature', description: 'v1=base64(HMAC-SHA256(secret, signing string)).' },
-        },
-      },
+      components: { securitySchemes },
     },
   });
 

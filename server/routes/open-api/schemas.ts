@@ -39,3 +39,11 @@ export const errorBody = { type: 'object', properties: { message: { type: 'strin
 export const errors = { 400: { description: 'Refused: a §8 key on the field at fault.', ...errorBody }, 401: { description: 'The signature, key, timestamp or nonce was refused (field_name names the header).', ...errorBody } } as const;
 export const idempotencyHeader = { type: 'object', properties: { [HEADER.idempotency]: { type: 'string', minLength: 1, maxLength: 200, description: 'A retried request with the same key answers the first result (kept 24 hours).' } } } as const;
 export const security = [{ provenaKey: [], provenaSignature: [], provenaTimestamp: [], provenaNonce: [] }];
+
+/** The signature headers `security` names (in both OpenAPI documents: the open API's and the whole API's). */
+export const securitySchemes = {
+  provenaKey: { type: 'apiKey', in: 'header', name: 'X-Provena-Key', description: 'The key id (ak_…).' },
+  provenaTimestamp: { type: 'apiKey', in: 'header', name: 'X-Provena-Timestamp', description: 'Unix time in seconds.' },
+  provenaNonce: { type: 'apiKey', in: 'header', name: 'X-Provena-Nonce', description: '16–64 characters [A-Za-z0-9_-], new for every request.' },
+  provenaSignature: { type: 'apiKey', in: 'header', name: 'X-Provena-Signature', description: 'v1=base64(HMAC-SHA256(secret, signing string)).' },
+} as const;

@@ -33,6 +33,7 @@ const AUDIT_PAGE_SIZE_MAX = 100;
 const operatorFields = { id: num, login_id: str, name: str };
 const loginResponse = ok(obj({ enroll: obj({ secret: str, uri: str }), ...operatorFields, recovery_codes: arrayOf(str) }));
 const meResponse = ok(obj(operatorFields));
+const jobsResponse = ok(obj({ backend: str, items: arrayOf(obj({ id: str, name: str, state: str, attempts: num, last_error: nullableStr, created_at: num, updated_at: num })) }));
 const auditResponse = ok(obj({ items: arrayOf(obj({ id: num, login_id: str, action: str, target: str, detail: anyObject, ip: str, created_at: num })), total: num, page: num, page_size: num }));
 const applicationsResponse = ok(
   arrayOf(
@@ -191,7 +192,7 @@ export default async function operatorRoutes(app: FastifyInstance) {
   // Background jobs: state, attempts and last error, newest first.
   app.get<{ Querystring: { limit?: number } }>(
     '/api/v1/operator/jobs',
-    { schema: { querystring: { type: 'object', properties: { limit: { type: 'integer', minimum: 1, maximum: 500 } } } } },
+    { schema: { querystring: { type: 'object', properties: { limit: { type: 'integer', minimum: 1, maximum: 500 } } }, response: jobsResponse } },
     async (request): Promise<{ data: OperatorJobsDto }> => {
       await requireOperator(request);
       return { data: { backend: app.jobs.backend, items: await app.jobs.list(request.query.limit ?? 100) } };

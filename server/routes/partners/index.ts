@@ -5,7 +5,11 @@ import { hit } from '../../services/rate-limit.ts';
 import { requireOperator as requireOperatorOf, writeOperatorAudit } from '../../services/operators.ts';
 import { publicFiguresOf, allPartnerContracts, createPartnerContract, exportRows, listPartnerContracts, toCsv, toXlsx, validatePartnerBody } from '../../services/partners.ts';
 import { contentDisposition } from '../../content-disposition.ts';
-import { paging, text } from '../schemas.ts';
+import { num, obj, ok, okNull, pageSchema, paging, str, text } from '../schemas.ts';
+
+const publicFigures = obj({ registrations: num, enterprises: num, blocks: num });
+const partnerTotal = obj({ total: num });
+const partnerContractPage = pageSchema(obj({ id: num, enterprise_name: str, name: str, contract_number: str, corporation: str, created_at: num }));
 
 /**
  * Partner recruitment and the front pages' figures:
@@ -23,13 +27,13 @@ export default async function partnerRoutes(app: FastifyInstance) {
     if (!app.config.cooperation) throw new ApiError('not_found', undefined, 404);
   }
 
-  app.get('/api/v1/public/figures', async (_request, reply) => {
+  app.get('/api/v1/public/figures', { schema: { response: ok(publicFigures) } }, async (_request, reply) => {
     const data: PublicFiguresDto = await figures.get();
     reply.header('cache-control', 'public, max-age=60');
     return { data };
   });
 
-  app.get('/api/v1/partners/total', async (_request, reply) => {
+  app.get('/api/v1/partners/total', { schema: { response: ok(partnerTotal) } }, async (_request, reply) => {
     requireCooperation();
     const data: PartnerTotalDto = { total: (await figures.get()).enterprises };
     reply.header('cache-control', 'public, max-age=60');
@@ -46,6 +50,7 @@ export default async function partnerRoutes(app: FastifyInstance) {
           properties: { corporation: partnerText, name: partnerText, contract_number: text(32), enterprise_name: partnerText },
           additionalProperties: false,
         },
+        response: okNull,
       },
     },
     async (request) => {
@@ -65,7 +70,7 @@ export default async function partnerRoutes(app: FastifyInstance) {
 
   app.get<{ Querystring: { page?: number; page_size?: number } }>(
     '/api/v1/operator/partner-contracts',
-    { schema: { querystring: { type: 'object', properties: { ...paging } } } },
+    { schema: { querystring: { type: 'object', properties: { ...paging } }, response: ok(partnerContractPage) } },
     async (request) => {
       await requireOperator(request);
       return { data: await listPartnerContracts(db, { page: request.query.page ?? 1, size: request.query.page_size ?? 20 }) };

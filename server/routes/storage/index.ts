@@ -6,7 +6,10 @@ import { parseFileIdentity } from '../../../core/file-identity.ts';
 import { fail } from '../../errors.ts';
 import { HashMismatchError, objectKeyOf } from '../../storage/file-store.ts';
 import { disclosableFiles, isRegisteredInEnterprise } from '../../services/stored-files.ts';
-import { envelope, SIGNED_IN } from '../schemas.ts';
+import { arrayOf, envelope, num, obj, ok, SIGNED_IN, str } from '../schemas.ts';
+
+/** services/stored-files.ts StoredFileDto. */
+const storedFiles = arrayOf(obj({ hash: str, name: str, size: num, stored_at: num }));
 
 export const UPLOADS_PATH = '/api/v1/storage/uploads';
 /** Largest file one upload may carry. */
@@ -139,7 +142,7 @@ export default async function storageRoutes(app: FastifyInstance) {
   );
 
   // Files the caller may disclose: registered in the enterprise and stored.
-  app.get('/api/v1/storage/files', async (request) => {
+  app.get('/api/v1/storage/files', { schema: { response: ok(storedFiles) } }, async (request) => {
     const ctx = await app.requireMember(request, 'member');
     return { data: await disclosableFiles(app.db, ctx) };
   });

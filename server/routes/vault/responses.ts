@@ -1,4 +1,4 @@
-import { anyObject, bool, nullableNum, nullableStr, num, obj, pageSchema, str } from '../schemas.ts';
+import { anyObject, bool, nullableNum, nullableStr, num, obj, pageSchema, registrationFields, str } from '../schemas.ts';
 
 export const vaultAuthorization = obj({ is_unlocked: bool, unlocked_at: nullableNum, expires_at: nullableNum, session_seconds: num });
 
@@ -19,14 +19,8 @@ export const vaultFile = obj({
   project_id: num,
   name: str,
   file_hash: str,
-  size: num,
   dip_id: str,
-  registrant_user_id: num,
-  registrant_name: str,
-  credits: num,
-  proof_status: num,
-  is_generated: bool,
-  block_height: nullableNum,
+  ...registrationFields,
   registered_at: num,
   expired_at: nullableNum,
 });
