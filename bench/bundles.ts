@@ -39,7 +39,7 @@ function routesOf(manifest: Manifest): RouteSpec[] {
   const split = has('src/features/auth/login-page.tsx');
   const core: (string | null)[] | 'all' = split ? [null, 'front', 'home'] : 'all';
   return [
-    // Since issue 18's quality bar the public pages have their own entry (public.html).
+    // Since the public pages were split from the app, they have their own entry (public.html).
     publicEntryKey(manifest) ? { route: '/ (front page)', keys: [], catalogs: core, entry: publicEntryKey(manifest)! } : { route: '/ (front page)', keys: ['src/features/front/front-chunk.ts'], catalogs: core },
     { route: '/user/login', keys: split ? ['src/features/auth/login-page.tsx'] : [], catalogs: core },
     { route: '/dashboard/home (signed in)', keys: ['src/app/layouts/dashboard-layout.tsx', 'src/features/home/home-page.tsx'].filter(has), catalogs: 'all' },

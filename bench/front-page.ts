@@ -4,7 +4,7 @@
  * 'largest-contentful-paint'), total blocking time (long tasks after the first contentful
  * paint, less 50 ms each) and bytes transferred, for this build and, as the baseline, an older
  * revision (default a1bf510: the public pages served with the app's entry, before they had
- * their own, issue 18) built into a temporary folder with its own server. Runs interleave
+ * their own) built into a temporary folder with its own server. Runs interleave
  * (baseline, this build, baseline, ...), medians are reported, and the load average of the
  * (shared) machine is recorded before and after every run. JavaScript is also reported
  * gzipped (zlib level 6) against the issue's 150 KB goal; the server sends the brotli copies.

@@ -1,5 +1,5 @@
 /**
- * Issue 21: the score recompute never runs on an API replica's event loop. On one PostgreSQL
+ * The score recompute never runs on an API replica's event loop. On one PostgreSQL
  * (BENCH_DATABASE_URL, a throwaway schema of its own), with N demo enterprises, a full
  * recompute runs twice while a client asks GET /api/health every 5 ms:
  *   all   — the embedded single process (API and recompute on one event loop);

@@ -48,7 +48,7 @@ export function entryKey(manifest: Manifest): string {
   return key;
 }
 
-/** The public pages' own entry (public.html, issue 18), or null in a build from before it. */
+/** The public pages' own entry (public.html), or null in a build from before it. */
 export function publicEntryKey(manifest: Manifest): string | null {
   return Object.keys(manifest).find((k) => manifest[k]?.isEntry && k.endsWith('public.html')) ?? null;
 }

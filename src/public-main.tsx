@@ -20,7 +20,7 @@ import { PublicPage } from './features/front/public-page.tsx';
 import { PublicLayout } from './app/layouts/public-layout.tsx';
 
 /**
- * The public pages' own entry (issue 18, quality bar): /, /government, /partners and
+ * The public pages' own entry, so that they load only what they draw: /, /government, /partners and
  * /insurance are server-rendered (server/front-render.ts) from public.html, and this entry
  * hydrates that HTML with the same components and providers as src/ssr/render.tsx. It does
  * not carry the dashboard's router, screens or stores: every link out of a public page

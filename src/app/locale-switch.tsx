@@ -9,7 +9,7 @@ import { LOCALE_NATIVE_NAMES } from '@/i18n/locales.ts';
 type Props = { variant?: 'subtle' | 'default'; isCompact?: boolean; testId?: string };
 
 // The menu (Mantine's Menu and its positioning) loads when the visitor reaches for the switch:
-// the public pages draw and hydrate without it (issue 18: their JavaScript budget).
+// the public pages draw and hydrate without it (their JavaScript budget: tests/server/bundle-budget.test.ts).
 const loadMenu = () => import('./locale-menu.tsx');
 const LocaleMenu = lazy(async () => ({ default: (await loadMenu()).LocaleMenu }));
 

@@ -7,7 +7,7 @@ import { screenshot, tr, useLocale, type Locale, test } from './support.ts';
 import { encodeMetricBinary } from '../../core/score-api.ts';
 
 /**
- * Issue 8's browser story on the e2e server's demo enterprises (E2E_DEMO_ENTERPRISES):
+ * The asset map in the browser, on the e2e server's demo enterprises (E2E_DEMO_ENTERPRISES):
  * the asset map shows and its main thread stays free of long tasks while the layout
  * runs; search flies to an enterprise, or says not found; lighting an enterprise on
  * /assets-activate/:uuid lights its node live on an open map and on /bigscreen; a score

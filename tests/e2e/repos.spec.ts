@@ -27,7 +27,7 @@ function commit(dir: string, files: Record<string, string>, message: string): st
 }
 
 /**
- * Issue 16: a history registered from a picked folder in the browser (the .git directory read
+ * A history registered from a picked folder in the browser (the .git directory read
  * in a worker, only records sent), then a CI push with a project token registering only the
  * one new commit; the commit page shows its SWHIDs and serves its proof.
  */

@@ -4,7 +4,7 @@ import { PDFDocument, PDFName } from 'pdf-lib';
 import { createEnterprise, ok, ownerCredits, person, registerAsset, screenshot, tr, verifyInCentre as verify, type Locale, type Person, type Upload, test } from './support.ts';
 
 /**
- * Issue 5's browser story: a file registered through the service API gets its certificate,
+ * The verification centre in the browser: a file registered through the service API gets its certificate,
  * which the verification centre (no login) accepts with the original and refuses, with the
  * §8 message, for a changed original, a PDF without its package, a corrupted package,
  * another file's package and an expired proof; a valid proof still verifies offline.

@@ -15,7 +15,7 @@ import type { StorageEnv } from '../../server/env.ts';
 import { MAGIC } from '../../server/backup/sealed-stream.ts';
 
 /**
- * The restore drill (issue 21, Operations): a real instance registers files, stores one and
+ * The restore drill: a real instance registers files, stores one and
  * gets its certificate; `provena backup` archives it while it runs; `provena restore` puts the
  * archive into a fresh data folder (and, on PostgreSQL + S3, a second database and another
  * prefix); `provena ledger-verify` passes on the copy; the copy serves the same certificate and

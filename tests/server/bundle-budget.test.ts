@@ -1,5 +1,5 @@
 /**
- * Issue 21: the login page loads at most 250 KB of compressed JavaScript. Bytes, not timings:
+ * The login page loads at most 250 KB of compressed JavaScript. Bytes, not timings:
  * the app is built into a temporary folder and the login route's JavaScript (the entry, its
  * static imports, the login screen's chunk and the active language's catalogs) is read from
  * Vite's manifest and compressed as the server sends it (scripts/bundle-sizes.ts).
@@ -14,7 +14,7 @@ import { catalogKeys, entryKey, publicEntryKey, readManifest, sizesOf, staticClo
 const KiB = 1024;
 const LOGIN_BUDGET = 250 * KiB;
 /**
- * Issue 18: the public pages (their own entry, public.html) load at most 150 KB of compressed
+ * The public pages (their own entry, public.html) load at most 150 KB of compressed
  * JavaScript before they are interactive; they stood at 145 KiB gzip / 126 KiB brotli when the
  * entry was split from the app's.
  */

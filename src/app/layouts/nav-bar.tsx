@@ -17,7 +17,7 @@ import classes from './nav-bar.module.css';
 // Only a signed-in visitor sees the search box, the avatar menu and the company menu, and the
 // drawer draws nothing until it opens: their code (Mantine's menu and drawer, file
 // fingerprinting, the enterprise calls, logout) loads then, not with every public page
-// (issue 18: the public pages' JavaScript budget).
+// (the public pages load at most 150 KB of compressed JavaScript: tests/server/bundle-budget.test.ts).
 const SearchSlot = lazy(async () => ({ default: (await import('./nav-signed-in.tsx')).SearchSlot }));
 const UserMenu = lazy(async () => ({ default: (await import('./nav-signed-in.tsx')).UserMenu }));
 const NavDrawer = lazy(async () => ({ default: (await import('./nav-drawer.tsx')).NavDrawer }));

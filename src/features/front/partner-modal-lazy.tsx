@@ -4,7 +4,7 @@ import { useHasOpened } from '@/components/use-has-opened.ts';
 /**
  * The partner form's modal (partner-form.tsx), loaded the first time it opens: a closed modal
  * draws nothing, and the form's code (Mantine's modal and inputs, the form library, the API
- * errors) stays out of the public pages' first JavaScript (issue 18: their budget).
+ * errors) stays out of the public pages' first JavaScript (their budget: tests/server/bundle-budget.test.ts).
  */
 const PartnerModal = lazy(async () => ({ default: (await import('./partner-form.tsx')).PartnerModal }));
 
