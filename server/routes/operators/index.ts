@@ -23,37 +23,12 @@ import {
 import { hit } from '../../services/rate-limit.ts';
 import { lockedUntil, recordFailure, recordSuccess } from '../../services/lockout.ts';
 import { loadMasterKey } from '../../storage/file-store.ts';
-import { anyObject, arrayOf, body, nullableNum, nullableStr, num, obj, ok, okNull, str } from '../schemas.ts';
+import { body, okNull } from '../schemas.ts';
+import { applicationsResponse, auditResponse, jobsResponse, loginResponse, meResponse, reviewResponse } from './responses.ts';
 
 /** Console login attempts per client address, whatever the login id (the same ceiling as members'). */
 export const OPERATOR_LOGIN_PER_ADDRESS = { limit: 30, windowMs: 10 * 60 * 1000 };
 const AUDIT_PAGE_SIZE_MAX = 100;
-
-// Response schemas. The login answers either `enroll` (first login) or the operator (with its recovery codes once).
-const operatorFields = { id: num, login_id: str, name: str };
-const loginResponse = ok(obj({ enroll: obj({ secret: str, uri: str }), ...operatorFields, recovery_codes: arrayOf(str) }));
-const meResponse = ok(obj(operatorFields));
-const jobsResponse = ok(obj({ backend: str, items: arrayOf(obj({ id: str, name: str, state: str, attempts: num, last_error: nullableStr, created_at: num, updated_at: num })) }));
-const auditResponse = ok(obj({ items: arrayOf(obj({ id: num, login_id: str, action: str, target: str, detail: anyObject, ip: str, created_at: num })), total: num, page: num, page_size: num }));
-const applicationsResponse = ok(
-  arrayOf(
-    obj({
-      id: num,
-      name: str,
-      status: num,
-      reason: str,
-      created_at: num,
-      license_no: str,
-      legal_person: str,
-      license_image_id: str,
-      apply_book_id: str,
-      organization_code_certificate_id: nullableStr,
-      applicant_phone: str,
-      applicant_name: str,
-    }),
-  ),
-);
-const reviewResponse = ok(obj({ id: num, status: num, enterprise_id: nullableNum }));
 
 const PARSED_FILE = /^0x[0-9a-f]{64}\.[a-z0-9]{1,16}$/;
 const CONTENT_TYPES: Record<string, string> = { pdf: 'application/pdf', jpg: 'image/jpeg', png: 'image/png', bmp: 'image/bmp', gif: 'image/gif' };
