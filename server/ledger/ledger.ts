@@ -2,6 +2,7 @@ import { sql, SqliteAdapter, type Transaction } from 'kysely';
 import type { Db } from '../db/database.ts';
 import type { Database } from '../db/schema.ts';
 import { isUniqueViolation } from '../db/database.ts';
+import { insertRows } from '../db/bulk-insert.ts';
 import { fromBase64, fromHex, toHex, utf8 } from '../../core/ledger/bytes.ts';
 import { blockHash, encodeHeader, GENESIS_PREV_HASH, signText, type BlockHeader } from '../../core/ledger/block.ts';
 import { leafHash, MerkleLog } from '../../core/ledger/merkle.ts';
@@ -69,6 +70,9 @@ class DnaCollision extends Error {
   }
 }
 
+
+const LEDGER_ENTRY_COLUMNS = ['dna', 'record', 'leaf_hash', 'file_hash', 'salt', 'kind', 'enterprise_name', 'registrant_user_id', 'registered_at', 'leaf_index', 'block_height'] as const;
+const PROOF_COLUMNS = ['dna', 'status', 'valid_ms', 'issued_at', 'expires_at', 'pdf', 'error', 'updated_at', 'locale'] as const;
 /** The checks of a registration's input, before it joins a group (a bad input never touches the others). */
 function prepareRegistration(input: RegisterInput): PreparedRegistration {
   const digest = normalizeDigest(input.fileHash);
@@ -479,32 +483,33 @@ export class Ledger {
           // Bulk inserts, in chunks that stay under SQLite's bound-parameter limit.
           for (let i = 0; i < rows.length; i += 200) {
             const chunk = rows.slice(i, i + 200);
-            await trx
-              .insertInto('ledger_entries')
-              .values(
-                chunk.map((r) => ({
-                  dna: r.dna,
-                  record: r.record,
-                  leaf_hash: toHex(leafHash(utf8.encode(r.record))),
-                  file_hash: r.p.identity,
-                  salt: toHex(r.salt),
-                  kind: r.p.input.kind,
-                  enterprise_name: r.p.enterpriseName,
-                  registrant_user_id: r.p.input.registrantUserId,
-                  registered_at: registeredAt,
-                  leaf_index: null,
-                  block_height: null,
-                })),
-              )
-              .execute()
-              .catch((error: unknown) => {
-                isDnaCollision = isUniqueViolation(error);
-                throw error;
-              });
-            await trx
-              .insertInto('proofs')
-              .values(chunk.map((r) => ({ dna: r.dna, status: 1, valid_ms: r.p.input.validMs ?? this.config.proofValidityMs, issued_at: null, expires_at: null, pdf: null, error: null, updated_at: registeredAt, locale: r.p.input.locale ?? 'zh' })))
-              .execute();
+            await insertRows(
+              trx,
+              'ledger_entries',
+              LEDGER_ENTRY_COLUMNS,
+              chunk.map((r) => ({
+                dna: r.dna,
+                record: r.record,
+                leaf_hash: toHex(leafHash(utf8.encode(r.record))),
+                file_hash: r.p.identity,
+                salt: toHex(r.salt),
+                kind: r.p.input.kind,
+                enterprise_name: r.p.enterpriseName,
+                registrant_user_id: r.p.input.registrantUserId,
+                registered_at: registeredAt,
+                leaf_index: null,
+                block_height: null,
+              })),
+            ).catch((error: unknown) => {
+              isDnaCollision = isUniqueViolation(error);
+              throw error;
+            });
+            await insertRows(
+              trx,
+              'proofs',
+              PROOF_COLUMNS,
+              chunk.map((r) => ({ dna: r.dna, status: 1, valid_ms: r.p.input.validMs ?? this.config.proofValidityMs, issued_at: null, expires_at: null, pdf: null, error: null, updated_at: registeredAt, locale: r.p.input.locale ?? 'zh' })),
+            );
           }
           await inTransaction?.(trx, registrations);
         });

@@ -8,12 +8,13 @@ import { createHash, randomBytes } from 'node:crypto';
 import { sql, type Kysely } from 'kysely';
 import type { Database } from '../db/schema.ts';
 import type { Db } from '../db/database.ts';
+import { insertRows } from '../db/bulk-insert.ts';
 import { isUniqueViolation } from '../db/database.ts';
 import type { Keyring } from '../keys/keyring.ts';
 import type { DeploymentConfig } from '../../core/config.ts';
 import type { RegisterInput, InTransaction, InTransactionMany, Registration } from '../ledger/ledger.ts';
 import { ApiError, fail } from '../errors.ts';
-import { chargeRegistration, chargeRegistrations, memberBalance, requireConfirmedMembership } from './credits.ts';
+import { chargeRegistration, chargeRegistrations } from './credits.ts';
 import { registrationPrice } from '../../core/credits.ts';
 import { canSeeEnterpriseData } from '../../core/enterprise.ts';
 import { isProofStatusGenerated } from '../../core/vault.ts';
@@ -237,6 +238,8 @@ export async function registerApplicationFile(
   return { fileId, duplicate: false };
 }
 
+const FILE_ROW_COLUMNS = ['application_id', 'enterprise_id', 'name', 'file_hash', 'digest', 'size', 'metadata', 'dna', 'credits', 'created_at'] as const;
+
 type RegistrarMany = (inputs: RegisterInput[], inTransaction?: InTransactionMany) => Promise<Registration[]>;
 
 /** The owner can pay for only the first `affordable` files of a batch (read inside its transaction). */
@@ -331,40 +334,40 @@ export async function registerApplicationFiles(
       await registerEntries(
         indexes.map((index) => ({ fileHash: `0x${inputs[index]!.identity.sha256}${inputs[index]!.identity.extension}`, enterpriseName: enterprise.name, registrantUserId: application.owner_user_id, kind: LEDGER_KIND_APPLICATION, locale })),
         async (trx, registrations) => {
-          await requireConfirmedMembership(trx, enterprise.id, application.owner_user_id);
-          if (price > 0) {
-            const balance = (await memberBalance(trx, enterprise.id, application.owner_user_id)) ?? 0;
-            if (balance < price * registrations.length) throw new Shortfall(Math.floor(balance / price));
-          }
+          // The owner's confirmed, unfrozen membership and balance, read once inside the
+          // transaction by the charge; a balance short of the whole batch names how many it covers.
           const { chargedEach } = await chargeRegistrations(trx, config, {
             enterpriseId: enterprise.id,
             userId: application.owner_user_id,
             kind: 'application_file',
             items: registrations.map((r, k) => ({ dna: r.dna, name: inputs[indexes[k]!]!.name })),
+            onShortfall: (balance) => {
+              throw new Shortfall(Math.floor(balance / price));
+            },
           });
           for (let i = 0; i < registrations.length; i += 200) {
-            const rows = await trx
-              .insertInto('application_files')
-              .values(
-                registrations.slice(i, i + 200).map((registration, k) => {
-                  const input = inputs[indexes[i + k]!]!;
-                  return {
-                    application_id: application.id,
-                    enterprise_id: enterprise.id,
-                    name: input.name,
-                    file_hash: registration.file_hash,
-                    digest: input.identity.sha256,
-                    size: input.size,
-                    metadata: input.metadata,
-                    dna: registration.dna,
-                    credits: chargedEach,
-                    created_at: registration.registered_at,
-                  };
-                }),
-              )
-              .returning(['id', 'dna'])
-              .execute();
-            const byDna = new Map(rows.map((r) => [r.dna, Number(r.id)]));
+            const rows = await insertRows(
+              trx,
+              'application_files',
+              FILE_ROW_COLUMNS,
+              registrations.slice(i, i + 200).map((registration, k) => {
+                const input = inputs[indexes[i + k]!]!;
+                return {
+                  application_id: application.id,
+                  enterprise_id: enterprise.id,
+                  name: input.name,
+                  file_hash: registration.file_hash,
+                  digest: input.identity.sha256,
+                  size: input.size,
+                  metadata: input.metadata,
+                  dna: registration.dna,
+                  credits: chargedEach,
+                  created_at: registration.registered_at,
+                };
+              }),
+              ['id', 'dna'],
+            );
+            const byDna = new Map(rows.map((r) => [String(r.dna), Number(r.id)]));
             for (const registration of registrations.slice(i, i + 200)) ids.push(byDna.get(registration.dna)!);
           }
         },
