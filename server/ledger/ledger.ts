@@ -71,6 +71,9 @@ class DnaCollision extends Error {
 }
 
 
+/** A new entry's proof row: registered, waiting for its block (the certificate comes with it). */
+export const PROOF_STATUS_REGISTERED = 1;
+
 const LEDGER_ENTRY_COLUMNS = ['dna', 'record', 'leaf_hash', 'file_hash', 'salt', 'kind', 'enterprise_name', 'registrant_user_id', 'registered_at', 'leaf_index', 'block_height'] as const;
 const PROOF_COLUMNS = ['dna', 'status', 'valid_ms', 'issued_at', 'expires_at', 'pdf', 'error', 'updated_at', 'locale'] as const;
 /** The checks of a registration's input, before it joins a group (a bad input never touches the others). */
@@ -441,7 +444,7 @@ export class Ledger {
           });
         await trx
           .insertInto('proofs')
-          .values({ dna, status: 1, valid_ms: p.input.validMs ?? this.config.proofValidityMs, issued_at: null, expires_at: null, pdf: null, error: null, updated_at: registeredAt, locale: p.input.locale ?? 'zh' })
+          .values({ dna, status: PROOF_STATUS_REGISTERED, valid_ms: p.input.validMs ?? this.config.proofValidityMs, issued_at: null, expires_at: null, pdf: null, error: null, updated_at: registeredAt, locale: p.input.locale ?? 'zh' })
           .execute();
         await inTransaction?.(trx, registration);
         if (isSavepoint) await sql`release savepoint provena_registration`.execute(trx);
@@ -471,8 +474,11 @@ export class Ledger {
     const prepared = inputs.map(prepareRegistration);
     for (let attempt = 0; ; attempt++) {
       const registeredAt = Date.now();
-      const rows = prepared.map((p) => {
-        const salt = crypto.getRandomValues(new Uint8Array(32));
+      // The salts of the whole batch drawn at once (getRandomValues fills at most 64 KiB a call).
+      const salts = new Uint8Array(32 * prepared.length);
+      for (let at = 0; at < salts.length; at += 65_536) crypto.getRandomValues(salts.subarray(at, at + 65_536));
+      const rows = prepared.map((p, k) => {
+        const salt = salts.subarray(32 * k, 32 * k + 32);
         const record = encodeRecord({ v: 1, kind: p.input.kind, commitment: fileCommitment(salt, fromHex(p.digest)), enterprise_name: p.enterpriseName, registered_at: registeredAt });
         return { p, salt, record, dna: assetDna(record) };
       });
@@ -508,7 +514,7 @@ export class Ledger {
               trx,
               'proofs',
               PROOF_COLUMNS,
-              chunk.map((r) => ({ dna: r.dna, status: 1, valid_ms: r.p.input.validMs ?? this.config.proofValidityMs, issued_at: null, expires_at: null, pdf: null, error: null, updated_at: registeredAt, locale: r.p.input.locale ?? 'zh' })),
+              chunk.map((r) => ({ dna: r.dna, status: PROOF_STATUS_REGISTERED, valid_ms: r.p.input.validMs ?? this.config.proofValidityMs, issued_at: null, expires_at: null, pdf: null, error: null, updated_at: registeredAt, locale: r.p.input.locale ?? 'zh' })),
             );
           }
           await inTransaction?.(trx, registrations);

@@ -12,7 +12,7 @@ import { insertRows } from '../db/bulk-insert.ts';
 import { isUniqueViolation } from '../db/database.ts';
 import type { Keyring } from '../keys/keyring.ts';
 import type { DeploymentConfig } from '../../core/config.ts';
-import type { RegisterInput, InTransaction, InTransactionMany, Registration } from '../ledger/ledger.ts';
+import { PROOF_STATUS_REGISTERED, type RegisterInput, type InTransaction, type InTransactionMany, type Registration } from '../ledger/ledger.ts';
 import { ApiError, fail } from '../errors.ts';
 import { chargeRegistration, chargeRegistrations } from './credits.ts';
 import { registrationPrice } from '../../core/credits.ts';
@@ -251,7 +251,8 @@ class Shortfall extends Error {
   }
 }
 
-export type FileOutcome = { ok: true; fileId: number; duplicate: boolean } | { ok: false; error: ApiError };
+/** `file`: the answer of a file this call registered, as fileDtos would read it right after the commit (no block yet). */
+export type FileOutcome = { ok: true; fileId: number; duplicate: boolean; file?: ApplicationFileDto } | { ok: false; error: ApiError };
 
 /**
  * Registers a batch of files for an application, in order, with the same answers as
@@ -300,8 +301,8 @@ export async function registerApplicationFiles(
     let take = fresh;
     for (let attempt = 0; ; attempt++) {
       try {
-        const ids = await registerFresh(take);
-        take.forEach((index, k) => (outcomes[index] = { ok: true, fileId: ids[k]!, duplicate: false }));
+        const files = await registerFresh(take);
+        take.forEach((index, k) => (outcomes[index] = { ok: true, fileId: files[k]!.file_id, duplicate: false, file: files[k]! }));
         fresh.slice(take.length).forEach((index) => (outcomes[index] = { ok: false, error: new ApiError('integrals_not_enough') }));
         break;
       } catch (error) {
@@ -329,8 +330,8 @@ export async function registerApplicationFiles(
       }
     }
 
-    async function registerFresh(indexes: number[]): Promise<number[]> {
-      const ids: number[] = [];
+    async function registerFresh(indexes: number[]): Promise<ApplicationFileDto[]> {
+      const files: ApplicationFileDto[] = [];
       await registerEntries(
         indexes.map((index) => ({ fileHash: `0x${inputs[index]!.identity.sha256}${inputs[index]!.identity.extension}`, enterpriseName: enterprise.name, registrantUserId: application.owner_user_id, kind: LEDGER_KIND_APPLICATION, locale })),
         async (trx, registrations) => {
@@ -368,11 +369,27 @@ export async function registerApplicationFiles(
               ['id', 'dna'],
             );
             const byDna = new Map(rows.map((r) => [String(r.dna), Number(r.id)]));
-            for (const registration of registrations.slice(i, i + 200)) ids.push(byDna.get(registration.dna)!);
+            registrations.slice(i, i + 200).forEach((registration, k) => {
+              const input = inputs[indexes[i + k]!]!;
+              files.push({
+                file_id: byDna.get(registration.dna)!,
+                application_id: Number(application.id),
+                dip_id: registration.dna,
+                name: input.name,
+                file_hash: registration.file_hash,
+                size: input.size,
+                metadata: input.metadata ? (JSON.parse(input.metadata) as Record<string, unknown>) : null,
+                credits: chargedEach,
+                proof_status: PROOF_STATUS_REGISTERED,
+                is_generated: isProofStatusGenerated(PROOF_STATUS_REGISTERED),
+                block_height: null,
+                registered_at: registration.registered_at,
+              });
+            });
           }
         },
       );
-      return ids;
+      return files;
     }
   }
   // Later occurrences of a content new in this batch answer its first entry.
