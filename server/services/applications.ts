@@ -123,9 +123,11 @@ export async function authenticate(db: Db, keyring: Keyring, req: { method: stri
   const nonce = header(HEADER.nonce);
   const signature = header(HEADER.signature);
   if (!KEY_ID_PATTERN.test(keyId)) throw new SignatureError(HEADER.key);
+  // The key and its application in one read (the application row is the caller's).
   const key = await db
     .selectFrom('application_keys as k')
     .innerJoin('applications as a', 'a.id', 'k.application_id')
+    .selectAll('a')
     .select(['k.key_id', 'k.sealed_secret', 'k.revoked_at', 'k.application_id'])
     .where('k.key_id', '=', keyId)
     .where('a.deleted_at', 'is', null)
@@ -148,10 +150,12 @@ export async function authenticate(db: Db, keyring: Keyring, req: { method: stri
     if (isUniqueViolation(error)) await refuse(HEADER.nonce);
     throw error;
   }
-  const application = (await db.selectFrom('applications').selectAll().where('id', '=', applicationId).executeTakeFirstOrThrow()) as ApplicationRow;
-  await db.updateTable('applications').set({ last_seen_at: now }).where('id', '=', applicationId).execute();
-  await db.updateTable('application_keys').set({ last_used_at: now }).where('key_id', '=', keyId).execute();
-  return { application: { ...application, last_seen_at: now }, keyId };
+  const { key_id: _keyId, sealed_secret: _sealed, revoked_at: _revoked, application_id: _applicationId, ...application } = key;
+  await Promise.all([
+    db.updateTable('applications').set({ last_seen_at: now }).where('id', '=', applicationId).execute(),
+    db.updateTable('application_keys').set({ last_used_at: now }).where('key_id', '=', keyId).execute(),
+  ]);
+  return { application: { ...(application as ApplicationRow), last_seen_at: now }, keyId };
 }
 
 export async function purgeNonces(db: Kysely<Database>, now = Date.now()): Promise<void> {
