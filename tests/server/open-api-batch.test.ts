@@ -86,17 +86,19 @@ describe('the batch endpoint, registered in one transaction', () => {
   });
 
   it('refuses a batch replayed with the same nonce, registering nothing twice', async () => {
-    await giveCredits(h, owner, owner, PRICE);
-    const body = { items: [{ file_hash: newIdentity(), name: 'once.csv', size: 2 }] };
+    await giveCredits(h, owner, owner, PRICE * 5);
+    const body = { items: Array.from({ length: 5 }, (_, k) => ({ file_hash: newIdentity(), name: `once-${k}.csv`, size: 2 })) };
     const nonce = `batch-replay-${Date.now()}`;
-    const first = await signed(h, app, 'POST', '/open-api/v1/files/batch', body, { nonce });
+    const first = await signed(h, app, 'POST', '/open-api/v1/files/batch', body, { nonce, headers: { 'accept-encoding': 'br, gzip' } });
     expect(first.statusCode, first.body).toBe(200);
-    expect(first.json().data.registered).toBe(1);
+    expect(first.headers['content-encoding']).toBeUndefined(); // registration answers go uncompressed
+    expect(first.json().data.registered).toBe(5);
+    expect(first.body.length).toBeGreaterThan(1024); // over the compression threshold
     const replay = await signed(h, app, 'POST', '/open-api/v1/files/batch', body, { nonce });
     expect(replay.statusCode).toBe(401);
     expect(replay.json()).toEqual({ message: 'token_invalid', field_name: 'x-provena-nonce' });
-    const rows = await h.app.db.selectFrom('application_files').select('id').where('name', '=', 'once.csv').execute();
-    expect(rows).toHaveLength(1);
+    const rows = await h.app.db.selectFrom('application_files').select('id').where('name', 'like', 'once-%').execute();
+    expect(rows).toHaveLength(5);
   });
 
   it('two concurrent batches naming the same new contents: each content registered and charged once', async () => {
