@@ -2,6 +2,7 @@ import { sql, SqliteAdapter, type Transaction } from 'kysely';
 import type { Db } from '../db/database.ts';
 import type { Database } from '../db/schema.ts';
 import { isUniqueViolation } from '../db/database.ts';
+import { insertRows } from '../db/bulk-insert.ts';
 import { fromBase64, fromHex, toHex, utf8 } from '../../core/ledger/bytes.ts';
 import { blockHash, encodeHeader, GENESIS_PREV_HASH, signText, type BlockHeader } from '../../core/ledger/block.ts';
 import { leafHash, MerkleLog } from '../../core/ledger/merkle.ts';
@@ -69,6 +70,12 @@ class DnaCollision extends Error {
   }
 }
 
+
+/** A new entry's proof row: registered, waiting for its block (the certificate comes with it). */
+export const PROOF_STATUS_REGISTERED = 1;
+
+const LEDGER_ENTRY_COLUMNS = ['dna', 'record', 'leaf_hash', 'file_hash', 'salt', 'kind', 'enterprise_name', 'registrant_user_id', 'registered_at', 'leaf_index', 'block_height'] as const;
+const PROOF_COLUMNS = ['dna', 'status', 'valid_ms', 'issued_at', 'expires_at', 'pdf', 'error', 'updated_at', 'locale'] as const;
 /** The checks of a registration's input, before it joins a group (a bad input never touches the others). */
 function prepareRegistration(input: RegisterInput): PreparedRegistration {
   const digest = normalizeDigest(input.fileHash);
@@ -437,7 +444,7 @@ export class Ledger {
           });
         await trx
           .insertInto('proofs')
-          .values({ dna, status: 1, valid_ms: p.input.validMs ?? this.config.proofValidityMs, issued_at: null, expires_at: null, pdf: null, error: null, updated_at: registeredAt, locale: p.input.locale ?? 'zh' })
+          .values({ dna, status: PROOF_STATUS_REGISTERED, valid_ms: p.input.validMs ?? this.config.proofValidityMs, issued_at: null, expires_at: null, pdf: null, error: null, updated_at: registeredAt, locale: p.input.locale ?? 'zh' })
           .execute();
         await inTransaction?.(trx, registration);
         if (isSavepoint) await sql`release savepoint provena_registration`.execute(trx);
@@ -467,8 +474,11 @@ export class Ledger {
     const prepared = inputs.map(prepareRegistration);
     for (let attempt = 0; ; attempt++) {
       const registeredAt = Date.now();
-      const rows = prepared.map((p) => {
-        const salt = crypto.getRandomValues(new Uint8Array(32));
+      // The salts of the whole batch drawn at once (getRandomValues fills at most 64 KiB a call).
+      const salts = new Uint8Array(32 * prepared.length);
+      for (let at = 0; at < salts.length; at += 65_536) crypto.getRandomValues(salts.subarray(at, at + 65_536));
+      const rows = prepared.map((p, k) => {
+        const salt = salts.subarray(32 * k, 32 * k + 32);
         const record = encodeRecord({ v: 1, kind: p.input.kind, commitment: fileCommitment(salt, fromHex(p.digest)), enterprise_name: p.enterpriseName, registered_at: registeredAt });
         return { p, salt, record, dna: assetDna(record) };
       });
@@ -479,32 +489,33 @@ export class Ledger {
           // Bulk inserts, in chunks that stay under SQLite's bound-parameter limit.
           for (let i = 0; i < rows.length; i += 200) {
             const chunk = rows.slice(i, i + 200);
-            await trx
-              .insertInto('ledger_entries')
-              .values(
-                chunk.map((r) => ({
-                  dna: r.dna,
-                  record: r.record,
-                  leaf_hash: toHex(leafHash(utf8.encode(r.record))),
-                  file_hash: r.p.identity,
-                  salt: toHex(r.salt),
-                  kind: r.p.input.kind,
-                  enterprise_name: r.p.enterpriseName,
-                  registrant_user_id: r.p.input.registrantUserId,
-                  registered_at: registeredAt,
-                  leaf_index: null,
-                  block_height: null,
-                })),
-              )
-              .execute()
-              .catch((error: unknown) => {
-                isDnaCollision = isUniqueViolation(error);
-                throw error;
-              });
-            await trx
-              .insertInto('proofs')
-              .values(chunk.map((r) => ({ dna: r.dna, status: 1, valid_ms: r.p.input.validMs ?? this.config.proofValidityMs, issued_at: null, expires_at: null, pdf: null, error: null, updated_at: registeredAt, locale: r.p.input.locale ?? 'zh' })))
-              .execute();
+            await insertRows(
+              trx,
+              'ledger_entries',
+              LEDGER_ENTRY_COLUMNS,
+              chunk.map((r) => ({
+                dna: r.dna,
+                record: r.record,
+                leaf_hash: toHex(leafHash(utf8.encode(r.record))),
+                file_hash: r.p.identity,
+                salt: toHex(r.salt),
+                kind: r.p.input.kind,
+                enterprise_name: r.p.enterpriseName,
+                registrant_user_id: r.p.input.registrantUserId,
+                registered_at: registeredAt,
+                leaf_index: null,
+                block_height: null,
+              })),
+            ).catch((error: unknown) => {
+              isDnaCollision = isUniqueViolation(error);
+              throw error;
+            });
+            await insertRows(
+              trx,
+              'proofs',
+              PROOF_COLUMNS,
+              chunk.map((r) => ({ dna: r.dna, status: PROOF_STATUS_REGISTERED, valid_ms: r.p.input.validMs ?? this.config.proofValidityMs, issued_at: null, expires_at: null, pdf: null, error: null, updated_at: registeredAt, locale: r.p.input.locale ?? 'zh' })),
+            );
           }
           await inTransaction?.(trx, registrations);
         });

@@ -8,12 +8,13 @@ import { createHash, randomBytes } from 'node:crypto';
 import { sql, type Kysely } from 'kysely';
 import type { Database } from '../db/schema.ts';
 import type { Db } from '../db/database.ts';
+import { insertRows } from '../db/bulk-insert.ts';
 import { isUniqueViolation } from '../db/database.ts';
 import type { Keyring } from '../keys/keyring.ts';
 import type { DeploymentConfig } from '../../core/config.ts';
-import type { RegisterInput, InTransaction, InTransactionMany, Registration } from '../ledger/ledger.ts';
+import { PROOF_STATUS_REGISTERED, type RegisterInput, type InTransaction, type InTransactionMany, type Registration } from '../ledger/ledger.ts';
 import { ApiError, fail } from '../errors.ts';
-import { chargeRegistration, chargeRegistrations, memberBalance, requireConfirmedMembership } from './credits.ts';
+import { chargeRegistration, chargeRegistrations } from './credits.ts';
 import { registrationPrice } from '../../core/credits.ts';
 import { canSeeEnterpriseData } from '../../core/enterprise.ts';
 import { isProofStatusGenerated } from '../../core/vault.ts';
@@ -122,9 +123,11 @@ export async function authenticate(db: Db, keyring: Keyring, req: { method: stri
   const nonce = header(HEADER.nonce);
   const signature = header(HEADER.signature);
   if (!KEY_ID_PATTERN.test(keyId)) throw new SignatureError(HEADER.key);
+  // The key and its application in one read (the application row is the caller's).
   const key = await db
     .selectFrom('application_keys as k')
     .innerJoin('applications as a', 'a.id', 'k.application_id')
+    .selectAll('a')
     .select(['k.key_id', 'k.sealed_secret', 'k.revoked_at', 'k.application_id'])
     .where('k.key_id', '=', keyId)
     .where('a.deleted_at', 'is', null)
@@ -147,10 +150,12 @@ export async function authenticate(db: Db, keyring: Keyring, req: { method: stri
     if (isUniqueViolation(error)) await refuse(HEADER.nonce);
     throw error;
   }
-  const application = (await db.selectFrom('applications').selectAll().where('id', '=', applicationId).executeTakeFirstOrThrow()) as ApplicationRow;
-  await db.updateTable('applications').set({ last_seen_at: now }).where('id', '=', applicationId).execute();
-  await db.updateTable('application_keys').set({ last_used_at: now }).where('key_id', '=', keyId).execute();
-  return { application: { ...application, last_seen_at: now }, keyId };
+  const { key_id: _keyId, sealed_secret: _sealed, revoked_at: _revoked, application_id: _applicationId, ...application } = key;
+  await Promise.all([
+    db.updateTable('applications').set({ last_seen_at: now }).where('id', '=', applicationId).execute(),
+    db.updateTable('application_keys').set({ last_used_at: now }).where('key_id', '=', keyId).execute(),
+  ]);
+  return { application: { ...(application as ApplicationRow), last_seen_at: now }, keyId };
 }
 
 export async function purgeNonces(db: Kysely<Database>, now = Date.now()): Promise<void> {
@@ -242,6 +247,8 @@ export async function registerApplicationFile(
   return { fileId, duplicate: false };
 }
 
+const FILE_ROW_COLUMNS = ['application_id', 'enterprise_id', 'name', 'file_hash', 'digest', 'size', 'metadata', 'dna', 'credits', 'created_at'] as const;
+
 type RegistrarMany = (inputs: RegisterInput[], inTransaction?: InTransactionMany) => Promise<Registration[]>;
 
 /** The owner can pay for only the first `affordable` files of a batch (read inside its transaction). */
@@ -253,7 +260,8 @@ class Shortfall extends Error {
   }
 }
 
-export type FileOutcome = { ok: true; fileId: number; duplicate: boolean } | { ok: false; error: ApiError };
+/** `file`: the answer of a file this call registered, as fileDtos would read it right after the commit (no block yet). */
+export type FileOutcome = { ok: true; fileId: number; duplicate: boolean; file?: ApplicationFileDto } | { ok: false; error: ApiError };
 
 /**
  * Registers a batch of files for an application, in order, with the same answers as
@@ -302,8 +310,8 @@ export async function registerApplicationFiles(
     let take = fresh;
     for (let attempt = 0; ; attempt++) {
       try {
-        const ids = await registerFresh(take);
-        take.forEach((index, k) => (outcomes[index] = { ok: true, fileId: ids[k]!, duplicate: false }));
+        const files = await registerFresh(take);
+        take.forEach((index, k) => (outcomes[index] = { ok: true, fileId: files[k]!.file_id, duplicate: false, file: files[k]! }));
         fresh.slice(take.length).forEach((index) => (outcomes[index] = { ok: false, error: new ApiError('integrals_not_enough') }));
         break;
       } catch (error) {
@@ -331,36 +339,52 @@ export async function registerApplicationFiles(
       }
     }
 
-    async function registerFresh(indexes: number[]): Promise<number[]> {
-      const ids: number[] = [];
+    async function registerFresh(indexes: number[]): Promise<ApplicationFileDto[]> {
+      const files: ApplicationFileDto[] = [];
       await registerEntries(
         indexes.map((index) => ({ fileHash: `0x${inputs[index]!.identity.sha256}${inputs[index]!.identity.extension}`, enterpriseName: enterprise.name, registrantUserId: application.owner_user_id, kind: LEDGER_KIND_APPLICATION, locale })),
         async (trx, registrations) => {
-          await requireConfirmedMembership(trx, enterprise.id, application.owner_user_id);
-          if (price > 0) {
-            const balance = (await memberBalance(trx, enterprise.id, application.owner_user_id)) ?? 0;
-            if (balance < price * registrations.length) throw new Shortfall(Math.floor(balance / price));
-          }
+          // The owner's confirmed, unfrozen membership and balance, read once inside the
+          // transaction by the charge; a balance short of the whole batch names how many it covers.
           const { chargedEach } = await chargeRegistrations(trx, config, {
             enterpriseId: enterprise.id,
             userId: application.owner_user_id,
             kind: 'application_file',
             items: registrations.map((r, k) => ({ dna: r.dna, name: inputs[indexes[k]!]!.name })),
+            onShortfall: (balance) => {
+              throw new Shortfall(Math.floor(balance / price));
+            },
           });
           for (let i = 0; i < registrations.length; i += 200) {
-            const rows = await trx
-              .insertInto('application_files')
-              .values(
-                registrations.slice(i, i + 200).map((registration, k) => fileRow(application, enterprise.id, inputs[indexes[i + k]!]!, registration, chargedEach)),
-              )
-              .returning(['id', 'dna'])
-              .execute();
-            const byDna = new Map(rows.map((r) => [r.dna, Number(r.id)]));
-            for (const registration of registrations.slice(i, i + 200)) ids.push(byDna.get(registration.dna)!);
+            const rows = await insertRows(
+              trx,
+              'application_files',
+              FILE_ROW_COLUMNS,
+              registrations.slice(i, i + 200).map((registration, k) => fileRow(application, enterprise.id, inputs[indexes[i + k]!]!, registration, chargedEach)),
+              ['id', 'dna'],
+            );
+            const byDna = new Map(rows.map((r) => [String(r.dna), Number(r.id)]));
+            registrations.slice(i, i + 200).forEach((registration, k) => {
+              const input = inputs[indexes[i + k]!]!;
+              files.push({
+                file_id: byDna.get(registration.dna)!,
+                application_id: Number(application.id),
+                dip_id: registration.dna,
+                name: input.name,
+                file_hash: registration.file_hash,
+                size: input.size,
+                metadata: input.metadata ? (JSON.parse(input.metadata) as Record<string, unknown>) : null,
+                credits: chargedEach,
+                proof_status: PROOF_STATUS_REGISTERED,
+                is_generated: isProofStatusGenerated(PROOF_STATUS_REGISTERED),
+                block_height: null,
+                registered_at: registration.registered_at,
+              });
+            });
           }
         },
       );
-      return ids;
+      return files;
     }
   }
   // Later occurrences of a content new in this batch answer its first entry.

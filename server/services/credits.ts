@@ -3,6 +3,7 @@ import { sql, type Kysely } from 'kysely';
 import type { Database } from '../db/schema.ts';
 import type { DeploymentConfig } from '../../core/config.ts';
 import { isUniqueViolation } from '../db/database.ts';
+import { insertRows } from '../db/bulk-insert.ts';
 import { ApiError, fail } from '../errors.ts';
 import {
   CONSUMING_KINDS,
@@ -152,24 +153,29 @@ export async function chargeRegistration(
   return { charged: price };
 }
 
+const MOVEMENT_COLUMNS = ['account_id', 'enterprise_id', 'user_id', 'kind', 'delta', 'balance_after', 'reference', 'detail', 'counterpart_account_id', 'actor_user_id', 'actor_operator_id', 'created_at'] as const;
+
 /**
  * The batch form (a pushed git history): the membership is read once inside the batch's
  * transaction, then each registration is charged its own price (one movement naming its DNA),
- * so N commits cost N × the price; any shortfall rolls the whole batch back.
+ * so N commits cost N × the price; any shortfall rolls the whole batch back. A caller that
+ * can register part of the batch passes onShortfall: it is called with the balance (0 without
+ * an account) when the balance read here cannot pay for every item, before anything is debited.
  */
 export async function chargeRegistrations(
   trx: Kysely<Database>,
   config: DeploymentConfig,
-  input: { enterpriseId: number; userId: number; kind: RegistrationKind; items: Array<{ dna: string; name: string }> },
+  input: { enterpriseId: number; userId: number; kind: RegistrationKind; items: Array<{ dna: string; name: string }>; onShortfall?: (balance: number) => never },
 ): Promise<{ chargedEach: number }> {
   await requireConfirmedMembership(trx, input.enterpriseId, input.userId);
   const price = registrationPrice(config, input.kind);
   if (price <= 0 || input.items.length === 0) return { chargedEach: 0 };
   const account = await findAccount(trx, input.enterpriseId, input.userId);
+  const total = price * input.items.length;
+  if (input.onShortfall && (!account || Number(account.balance) < total)) input.onShortfall(account ? Number(account.balance) : 0);
   if (!account) fail('integrals_not_enough');
   // One conditional debit of the total and the movements in bulk (the same rows, with the
   // balance after each, as one debit per registration would write): 2 + N/200 statements.
-  const total = price * input.items.length;
   const now = Date.now();
   const debited = await trx
     .updateTable('credit_accounts')
@@ -182,25 +188,25 @@ export async function chargeRegistrations(
   const before = Number(debited.balance) + total;
   const kind = REGISTRATION_CREDIT_KIND[input.kind];
   for (let i = 0; i < input.items.length; i += 200) {
-    await trx
-      .insertInto('credit_movements')
-      .values(
-        input.items.slice(i, i + 200).map((item, k) => ({
-          account_id: Number(account.id),
-          enterprise_id: input.enterpriseId,
-          user_id: input.userId,
-          kind,
-          delta: -price,
-          balance_after: before - price * (i + k + 1),
-          reference: item.dna,
-          detail: item.name,
-          counterpart_account_id: null,
-          actor_user_id: input.userId,
-          actor_operator_id: null,
-          created_at: now,
-        })),
-      )
-      .execute();
+    await insertRows(
+      trx,
+      'credit_movements',
+      MOVEMENT_COLUMNS,
+      input.items.slice(i, i + 200).map((item, k) => ({
+        account_id: Number(account.id),
+        enterprise_id: input.enterpriseId,
+        user_id: input.userId,
+        kind,
+        delta: -price,
+        balance_after: before - price * (i + k + 1),
+        reference: item.dna,
+        detail: item.name,
+        counterpart_account_id: null,
+        actor_user_id: input.userId,
+        actor_operator_id: null,
+        created_at: now,
+      })),
+    );
   }
   return { chargedEach: price };
 }

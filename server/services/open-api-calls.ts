@@ -52,7 +52,7 @@ export async function registerOneFile(db: Db, registerEntry: Registrar, config: 
 
 /** A batch: each item answered at its index, the entry or the refusal on its field; one refused item never stops the others. */
 export async function registerFileBatch(db: Db, registerEntries: BulkRegistrar, registerEntry: Registrar, config: DeploymentConfig, caller: SignedCaller, items: unknown[], locale: CertificateLocale, log: FastifyBaseLogger) {
-  const outcomes: Array<{ index: number; fileId: number; duplicate: boolean } | { index: number; message: string; field_name?: string }> = [];
+  const outcomes: Array<{ index: number; fileId: number; duplicate: boolean; file?: ApplicationFileDto } | { index: number; message: string; field_name?: string }> = [];
   // Every item is checked first; the valid ones are registered together (one transaction
   // of bulk statements), each answered at its index; the minute's counts are one upsert.
   const valid: Array<{ index: number; input: FileInput }> = [];
@@ -81,7 +81,7 @@ export async function registerFileBatch(db: Db, registerEntries: BulkRegistrar, 
       results.forEach((r, k) => {
         const { index, input } = valid[k]!;
         if (r.ok) {
-          outcomes[index] = { index, fileId: r.fileId, duplicate: r.duplicate };
+          outcomes[index] = { index, fileId: r.fileId, duplicate: r.duplicate, ...(r.file ? { file: r.file } : {}) };
           if (!r.duplicate) {
             registrations += 1;
             bytes += input.size;
@@ -97,8 +97,9 @@ export async function registerFileBatch(db: Db, registerEntries: BulkRegistrar, 
     }
   }
   if (registrations || bytes || refusals) await bumpStats(db, caller.application.id, Date.now(), { registrations, bytes, refusals });
-  const dtos = await fileDtos(db, outcomes.flatMap((o) => ('fileId' in o ? [o.fileId] : [])));
-  const results = outcomes.map((o) => ('fileId' in o ? { index: o.index, ok: true, file: { ...dtos.get(o.fileId), duplicate: o.duplicate } } : { index: o.index, ok: false, message: o.message, ...(o.field_name ? { field_name: o.field_name } : {}) }));
+  // Files registered by this batch are answered from what was written; only earlier ones are read.
+  const dtos = await fileDtos(db, outcomes.flatMap((o) => ('fileId' in o && !o.file ? [o.fileId] : [])));
+  const results = outcomes.map((o) => ('fileId' in o ? { index: o.index, ok: true, file: { ...(o.file ?? dtos.get(o.fileId)), duplicate: o.duplicate } } : { index: o.index, ok: false, message: o.message, ...(o.field_name ? { field_name: o.field_name } : {}) }));
   const registered = results.filter((r) => r.ok).length;
   return { results, registered, refused: results.length - registered };
 }

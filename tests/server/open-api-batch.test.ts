@@ -53,6 +53,14 @@ describe('the batch endpoint, registered in one transaction', () => {
     expect(data.results[2].file).toMatchObject({ name: 'b.csv', size: 7, metadata: { run: 1 }, credits: PRICE, proof_status: 1 });
     expect(data.registered).toBe(4);
     expect(data.refused).toBe(2);
+    // The files this batch registered are answered from what it wrote: the same as reading each entry back.
+    for (const k of [0, 2, 4]) {
+      const { duplicate, ...answered } = data.results[k].file;
+      expect(duplicate).toBe(false);
+      const read = await signed(h, app, 'GET', `/open-api/v1/files/${answered.dip_id}`);
+      expect(read.statusCode, read.body).toBe(200);
+      expect(answered).toEqual(read.json().data);
+    }
     // Charged once per new file, one movement each naming its entry, balances after each in order.
     expect(await balance()).toBe(0);
     const moved = await movements();
@@ -75,6 +83,22 @@ describe('the batch endpoint, registered in one transaction', () => {
     const data = res.json().data;
     expect(data.results[0]).toMatchObject({ ok: true, file: { dip_id: earlier.dna, duplicate: true } });
     expect(data.results[1]).toEqual({ index: 1, ok: false, message: 'integrals_not_enough' });
+  });
+
+  it('refuses a batch replayed with the same nonce, registering nothing twice', async () => {
+    await giveCredits(h, owner, owner, PRICE * 5);
+    const body = { items: Array.from({ length: 5 }, (_, k) => ({ file_hash: newIdentity(), name: `once-${k}.csv`, size: 2 })) };
+    const nonce = `batch-replay-${Date.now()}`;
+    const first = await signed(h, app, 'POST', '/open-api/v1/files/batch', body, { nonce, headers: { 'accept-encoding': 'br, gzip' } });
+    expect(first.statusCode, first.body).toBe(200);
+    expect(first.headers['content-encoding']).toBeUndefined(); // registration answers go uncompressed
+    expect(first.json().data.registered).toBe(5);
+    expect(first.body.length).toBeGreaterThan(1024); // over the compression threshold
+    const replay = await signed(h, app, 'POST', '/open-api/v1/files/batch', body, { nonce });
+    expect(replay.statusCode).toBe(401);
+    expect(replay.json()).toEqual({ message: 'token_invalid', field_name: 'x-provena-nonce' });
+    const rows = await h.app.db.selectFrom('application_files').select('id').where('name', 'like', 'once-%').execute();
+    expect(rows).toHaveLength(5);
   });
 
   it('two concurrent batches naming the same new contents: each content registered and charged once', async () => {
