@@ -153,14 +153,9 @@ export function checkApplicationInput(raw: unknown, partial = false): Checked<Pa
 
 export type ApplicationKeyDto = { key_id: string; created_at: number; revoked_at: number | null; last_used_at: number | null };
 
-export type ApplicationDto = {
+/** An application as the management API answers it: what was set (ApplicationInput) and what the platform knows of it. */
+export type ApplicationDto = ApplicationInput & {
   application_id: number;
-  name: string;
-  description: string;
-  interval_seconds: number;
-  grace_seconds: number;
-  alarm_phones: string[];
-  webhook_urls: string[];
   is_paused: boolean;
   state: ApplicationState;
   state_reason: string;
