@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import pg from 'pg';
+import type pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
 import { startHarness, type Harness } from './harness.ts';
 import { ownerWithEnterprise } from './enterprise-helpers.ts';
@@ -11,7 +11,7 @@ import { creditsForAssets } from './credit-helpers.ts';
 import { readEnv } from '../../server/env.ts';
 import { buildServer } from '../../server/build-app.ts';
 import { DEFAULT_CONFIG } from '../../core/config.ts';
-import { freePort } from '../../scripts/local-servers.ts';
+import { freePort, pgQuery, schemaUrl } from '../../scripts/local-servers.ts';
 
 /**
  * The multi-process shape on a real PostgreSQL (TEST_DATABASE_URL): API replicas
@@ -29,11 +29,8 @@ let databaseUrl = '';
 afterAll(async () => {
   for (const c of children) if (c.exitCode === null && c.signalCode === null) c.kill('SIGKILL');
   if (pgUrl) {
-    const c = new pg.Client({ connectionString: pgUrl });
-    await c.connect();
-    await c.query(`drop schema if exists ${schema} cascade`);
-    await c.query(`drop schema if exists ${schema}_jobs cascade`);
-    await c.end();
+    await pgQuery(pgUrl, `drop schema if exists ${schema} cascade`);
+    await pgQuery(pgUrl, `drop schema if exists ${schema}_jobs cascade`);
   }
   fs.rmSync(dataDir, { recursive: true, force: true });
 });
@@ -82,15 +79,7 @@ async function until<T>(what: string, probe: () => Promise<T | undefined | null 
   }
 }
 
-async function query<R extends pg.QueryResultRow>(text: string, values: unknown[] = []): Promise<R[]> {
-  const c = new pg.Client({ connectionString: databaseUrl });
-  await c.connect();
-  try {
-    return (await c.query<R>(text, values)).rows;
-  } finally {
-    await c.end();
-  }
-}
+const query = <R extends pg.QueryResultRow>(text: string, values: unknown[] = []): Promise<R[]> => pgQuery<R>(databaseUrl, text, values);
 
 const isLeaderLine = (p: Proc) => p.output().includes('this process is the leader');
 
@@ -127,13 +116,8 @@ describe.skipIf(!pgUrl)('roles on PostgreSQL (provena serve + provena work)', ()
   let owner: { cookie: string; phone: string };
 
   it('sets up a schema, an enterprise with credits, and two sealers racing on one chain leave one block per height', { timeout: 120_000 }, async () => {
-    const admin = new pg.Client({ connectionString: pgUrl });
-    await admin.connect();
-    await admin.query(`create schema ${schema}`);
-    await admin.end();
-    const url = new URL(pgUrl!);
-    url.searchParams.set('options', `-c search_path=${schema}`);
-    databaseUrl = url.toString();
+    await pgQuery(pgUrl!, `create schema ${schema}`);
+    databaseUrl = schemaUrl(pgUrl!, schema);
 
     const h: Harness = await startHarness({}, { databaseUrl, dataDir, appDir: path.join(dataDir, 'no-app'), storage: { kind: 'local', dir: path.join(dataDir, 'blobs', 'objects') } });
     const o = await ownerWithEnterprise(h, '多进程部署有限公司');
