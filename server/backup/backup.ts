@@ -54,9 +54,9 @@ export type Manifest = {
   parts: Part[];
 };
 
-export type BackupSummary = {
+/** What a backup and a restore report of the archive (its JSON output, snake_case like the API). */
+type ArchiveSummary = {
   archive: string;
-  archive_bytes: number;
   created_at: string;
   dialect: 'sqlite' | 'postgres';
   database_bytes: number;
@@ -65,23 +65,12 @@ export type BackupSummary = {
   object_bytes: number;
   files: number;
   key_files: string[];
-  skipped_newer_checkpoints: number;
-  not_included: string[];
   seconds: number;
 };
 
-export type RestoreSummary = {
-  archive: string;
-  created_at: string;
-  dialect: 'sqlite' | 'postgres';
-  database_bytes: number;
-  ledger_height: number;
-  objects: number;
-  object_bytes: number;
-  files: number;
-  key_files: string[];
-  seconds: number;
-};
+export type BackupSummary = ArchiveSummary & { archive_bytes: number; skipped_newer_checkpoints: number; not_included: string[] };
+
+export type RestoreSummary = ArchiveSummary;
 
 // ---------------------------------------------------------------- PostgreSQL tools
 
