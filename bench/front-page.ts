@@ -130,7 +130,10 @@ async function measure(browser: Browser, url: string): Promise<Run> {
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? 0;
 
 const thisServer = await startServer(appDir, PORT, root);
-const baseServer = await startServer(baseDir, PORT + 1, baseRoot);
+// The baseline's build (its front end and SSR bundle) is served by today's server, which reads an
+// older build's index.html when it has no public.html: the baseline revision's own server cannot
+// run on today's node_modules (it imports aws4fetch, gone since the S3 driver moved to the AWS SDK).
+const baseServer = await startServer(baseDir, PORT + 1, root);
 const browser = await chromium.launch({
   executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
   args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run', '--disable-quic'],
