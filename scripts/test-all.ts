@@ -32,7 +32,16 @@ const args = process.argv.slice(2);
 const isParallel = args.includes('--parallel');
 const only = args.filter((a) => a !== '--parallel');
 
-type Step = { lane: string; script: string; seconds: number; code: number };
+type Step = { lane: string; script: string; seconds: number; code: number; notable: string[] };
+
+/**
+ * CI shows only the end of the output, so a failed step's last failing lines (test names,
+ * assertion messages, errors; not the servers' JSON log lines) are kept and printed again after
+ * the summary: a red run says what failed without the whole log.
+ */
+const NOTABLE = /\bFAIL\b|✘|\b(?:Assertion)?Error\b|\bexpected\b|Timeout|timed out/;
+const NOTABLE_MAX = 40;
+const ansi = /\x1b\[[0-9;]*m/g;
 
 function runStep(lane: string, script: string): Promise<Step> {
   const started = Date.now();
@@ -42,10 +51,18 @@ function runStep(lane: string, script: string): Promise<Step> {
     if (withoutPostgres.has(script)) delete env.TEST_DATABASE_URL;
     const child = spawn('npm', ['run', '--silent', name!, ...rest], { stdio: ['ignore', 'pipe', 'pipe'], env });
     const tag = `[${lane}] `;
+    const notable: string[] = [];
     for (const stream of [child.stdout, child.stderr]) {
-      readline.createInterface({ input: stream }).on('line', (line) => process.stdout.write(`${tag}${line}\n`));
+      readline.createInterface({ input: stream }).on('line', (line) => {
+        process.stdout.write(`${tag}${line}\n`);
+        const plain = line.replace(ansi, '').trim();
+        if (NOTABLE.test(plain) && !plain.startsWith('{')) {
+          notable.push(plain.slice(0, 240));
+          if (notable.length > NOTABLE_MAX) notable.shift();
+        }
+      });
     }
-    child.on('close', (code) => resolve({ lane, script, seconds: Math.round((Date.now() - started) / 1000), code: code ?? 1 }));
+    child.on('close', (code) => resolve({ lane, script, seconds: Math.round((Date.now() - started) / 1000), code: code ?? 1, notable }));
   });
 }
 
@@ -76,5 +93,9 @@ else for (const [lane, scripts] of chosen) results.push(...(await runLane(lane, 
 const failed = results.filter((s) => s.code !== 0);
 process.stdout.write('\n=== summary\n');
 for (const s of results) process.stdout.write(`${s.code === 0 ? 'ok  ' : 'FAIL'} ${s.lane.padEnd(8)} ${s.script.padEnd(22)} ${s.seconds} s\n`);
+for (const s of failed) {
+  process.stdout.write(`\n=== what ${s.script} printed about its failure (its last ${NOTABLE_MAX} notable lines)\n`);
+  for (const line of s.notable) process.stdout.write(`  ${line}\n`);
+}
 process.stdout.write(`=== ${failed.length === 0 ? 'all passed' : `${failed.length} failed`} in ${Math.round((Date.now() - started) / 60000)} min\n`);
 process.exit(failed.length === 0 ? 0 : 1);
