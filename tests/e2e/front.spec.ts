@@ -4,7 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { expect, type Browser, type Page } from '@playwright/test';
 import AxeBuilder from '@axe-core/playwright';
-import { randomPhone, registerByApi, screenshot, totpCode, tr, useLocale, type Locale, test } from './support.ts';
+import { isShooting, randomPhone, registerByApi, screenshot, totpCode, tr, useLocale, type Locale, test } from './support.ts';
 
 /**
  * The public face: the front pages (default and government), partners, the
@@ -56,6 +56,7 @@ async function pageText(url: string, headers: Record<string, string> = {}): Prom
 /** A full-page screenshot, plus the page in slices of 1600 px (tall pages are unreadable in one image). */
 async function shoot(page: Page, name: string): Promise<void> {
   await screenshot(page, name);
+  if (!isShooting) return;
   const dir = path.join(process.cwd(), 'test-results', 'screens', 'slices');
   fs.mkdirSync(dir, { recursive: true });
   const { width, height } = await page.evaluate(() => ({ width: document.documentElement.clientWidth, height: document.documentElement.scrollHeight }));

@@ -152,10 +152,19 @@ export async function registerByApi(request: APIRequestContext, phone: string, p
   await request.delete('/api/v1/users/tokens');
 }
 
+/**
+ * The screenshots are for people to look at (`test-results/screens`), not assertions. E2E_SCREENSHOTS=0
+ * skips them; CI skips them by default (its machine throws the folder away).
+ */
+export const isShooting = process.env.E2E_SCREENSHOTS ? process.env.E2E_SCREENSHOTS !== '0' : !process.env.CI;
+
 export async function screenshot(page: Page, name: string): Promise<void> {
+  if (!isShooting) return;
   const dir = path.join(process.cwd(), 'test-results', 'screens');
   fs.mkdirSync(dir, { recursive: true });
+  const started = Date.now();
   await page.screenshot({ path: path.join(dir, `${name}.png`), fullPage: true });
+  if (process.env.E2E_SCREENSHOT_LOG) fs.appendFileSync(process.env.E2E_SCREENSHOT_LOG, `${name}\t${Date.now() - started}\n`);
 }
 
 /**
