@@ -24,7 +24,10 @@ export default defineConfig({
   reporter: process.env.CI ? [['list']] : [['list']],
   use: {
     baseURL: `http://127.0.0.1:${port}`,
-    trace: 'retain-on-failure',
+    // A trace records every action's DOM snapshot and screencast: on CI only a retried test
+    // records one (the first try's failure is in the list output), which keeps the suite's
+    // CPU for the tests themselves. E2E_TRACE overrides (on, off, retain-on-failure, ...).
+    trace: (process.env.E2E_TRACE as 'on' | 'off' | 'retain-on-failure' | 'on-first-retry' | undefined) ?? (process.env.CI ? 'on-first-retry' : 'retain-on-failure'),
     launchOptions,
   },
   projects: [
