@@ -86,3 +86,16 @@ export type DisclosureRecordDto = {
 };
 
 export type StoredFileDto = { hash: string; name: string; size: number; stored_at: number };
+
+/** POST /v2/disclosures: what the sender's browser sends and the service checks. */
+export type CreateDisclosureInput = {
+  hash: string;
+  name: string;
+  received_phone: string;
+  store_name: string;
+  type: number;
+  validation_code: string;
+  store_forever: boolean;
+  /** Required unless store_forever: when the link dies (ms since the epoch, in the future, within MAX_EXPIRY_DAYS). */
+  expires_at?: number;
+};

@@ -1,6 +1,6 @@
 import { sql, SqliteAdapter, type Transaction } from 'kysely';
 import type { Db } from '../db/database.ts';
-import type { Database } from '../db/schema.ts';
+import type { Database, LedgerBlocksTable } from '../db/schema.ts';
 import { isUniqueViolation } from '../db/database.ts';
 import { insertRows } from '../db/bulk-insert.ts';
 import { fromBase64, fromHex, toHex, utf8 } from '../../core/ledger/bytes.ts';
@@ -38,18 +38,8 @@ export type InTransaction = (trx: Transaction<Database>, registration: Registrat
 /** Work done in the same transaction as a batch of entries (one credit check and charge, the feature's rows). */
 export type InTransactionMany = (trx: Transaction<Database>, registrations: Registration[]) => Promise<void>;
 
-export type BlockRow = {
-  height: number;
-  hash: string;
-  prev_hash: string;
-  tree_size: number;
-  root: string;
-  sealed_at: number;
-  key_id: string;
-  header: string;
-  signature: string;
-  entry_count: number;
-};
+/** A block as stored: the ledger_blocks row. */
+export type BlockRow = LedgerBlocksTable;
 
 type Logger = { info(obj: object, msg?: string): void; warn(obj: object, msg?: string): void; error(obj: object, msg?: string): void };
 

@@ -11,6 +11,7 @@ import {
   MAX_EXPIRY_DAYS,
   RECEIPT_SESSION_TTL_MS,
   isDisclosureDead,
+  type CreateDisclosureInput,
   type DisclosurePublicDto,
 } from '../../core/disclosure.ts';
 import type { Db } from '../db/database.ts';
@@ -41,17 +42,6 @@ export async function receiptSession(db: Db, token: string | undefined, id: stri
   return row;
 }
 
-export type CreateDisclosureInput = {
-  hash: string;
-  name: string;
-  received_phone: string;
-  store_name: string;
-  type: number;
-  validation_code: string;
-  store_forever: boolean;
-  /** Required unless store_forever: when the link dies (ms since the epoch, in the future, within MAX_EXPIRY_DAYS). */
-  expires_at?: number;
-};
 
 /** Checks every field, consumes the sender's code and writes the disclosure; answers its id and the cleaned name and phone. */
 export async function createDisclosure(db: Db, codes: CodeService, ctx: MemberContext, b: CreateDisclosureInput): Promise<{ id: string; name: string; phone: string }> {

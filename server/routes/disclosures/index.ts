@@ -16,8 +16,8 @@ import {
   recordReceipt,
   revokeDisclosure,
   verifyReceiver,
-  type CreateDisclosureInput,
 } from '../../services/disclosure-flow.ts';
+import type { CreateDisclosureInput } from '../../../core/disclosure.ts';
 import type { MemberContext } from '../../plugins/enterprises.ts';
 import { body, code, ok, okNull, pageNumber, SIGNED_IN } from '../schemas.ts';
 import { createdDisclosure, disclosureRecord, fileLink, publicDisclosure, receiverStep, recordPage } from './responses.ts';

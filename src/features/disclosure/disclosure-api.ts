@@ -1,25 +1,15 @@
-import type { DisclosurePublicDto, DisclosureRecordDto, StoredFileDto } from '../../../core/disclosure.ts';
+import type { CreateDisclosureInput, DisclosurePublicDto, DisclosureRecordDto, StoredFileDto } from '../../../core/disclosure.ts';
 import type { Paged } from '../../../core/api-types.ts';
 import { api } from '@/api/client.ts';
 
 export type DisclosurePage = Paged<DisclosureRecordDto>;
 export type DisclosureDetail = DisclosurePublicDto & { record?: DisclosureRecordDto };
-export type CreateDisclosureBody = {
-  hash: string;
-  name: string;
-  received_phone: string;
-  store_name: string;
-  type: number;
-  validation_code: string;
-  store_forever: boolean;
-  expires_at?: number;
-};
 
 // Sender (§7 v2).
 export const fetchDisclosures = (query: { page: number; page_size: number }, signal?: AbortSignal) => api.get<DisclosurePage>('/v2/disclosures/records', { query, signal });
 export const fetchDisclosableFiles = (signal?: AbortSignal) => api.get<StoredFileDto[]>('/v1/storage/files', { signal });
 export const sendSenderCode = () => api.get<null>('/v2/disclosures/validation-code');
-export const createDisclosure = (body: CreateDisclosureBody) => api.post<DisclosureRecordDto & { link: string }>('/v2/disclosures', body);
+export const createDisclosure = (body: CreateDisclosureInput) => api.post<DisclosureRecordDto & { link: string }>('/v2/disclosures', body);
 export const revokeDisclosure = (id: string) => api.put<DisclosureRecordDto>(`/v2/disclosures/records/${encodeURIComponent(id)}/revoke`);
 
 // Receiver, no login (§7 v2, §4 receipt flow).
