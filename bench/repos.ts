@@ -34,7 +34,7 @@ const cleanup = () => {
   child.kill('SIGTERM');
 };
 process.on('exit', cleanup);
-for (let i = 0; i < 200; i++) {
+for (let i = 0; i < 1200; i++) {
   try {
     if ((await fetch(`${base}/config.json`)).ok) break;
   } catch {
