@@ -130,11 +130,13 @@ export function applyDelta(delta: Uint8Array, base: Uint8Array): Uint8Array {
       if (op & 0x40) size |= delta[p++]! << 16;
       if (size === 0) size = 0x10000;
       if (offset + size > base.length || o + size > out.length) throw new Error('delta: copy out of range');
-      out.set(base.subarray(offset, offset + size), o);
+      // A subarray per copy costs more than the copy itself for the short ones, which most are.
+      if (size < 64) for (let k = 0; k < size; k++) out[o + k] = base[offset + k]!;
+      else out.set(base.subarray(offset, offset + size), o);
       o += size;
     } else if (op) {
       if (o + op > out.length || p + op > delta.length) throw new Error('delta: insert out of range');
-      out.set(delta.subarray(p, p + op), o);
+      for (let k = 0; k < op; k++) out[o + k] = delta[p + k]!;
       o += op;
       p += op;
     } else {
