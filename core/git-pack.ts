@@ -28,32 +28,75 @@ function hexAt(bytes: Uint8Array, at: number, n: number): string {
 }
 
 class Pack {
-  /** Object id → offset of its entry in the pack. */
-  readonly offsets = new Map<string, number>();
-  /** Offset of an entry → offset of the next one (where its compressed data ends). */
-  private readonly ends = new Map<number, number>();
   readonly data: Uint8Array;
+  private readonly idx: Uint8Array;
+  private readonly view: DataView;
+  private readonly count: number;
+  private readonly names: number;
+  private readonly offsets32: number;
+  private readonly offsets64: number;
+  /** Every entry's offset, sorted: where an entry's compressed data ends (made on first use). */
+  private sorted: Float64Array | null = null;
 
+  /** Nothing is indexed up front: an id is found by binary search in the index, as git does. */
   constructor(idx: Uint8Array, data: Uint8Array) {
     this.data = data;
-    const view = new DataView(idx.buffer, idx.byteOffset, idx.byteLength);
-    if (view.getUint32(0) !== 0xff744f63 || view.getUint32(4) !== 2) throw new Error('pack index: not version 2');
-    const count = view.getUint32(8 + 255 * 4);
-    const names = 8 + 256 * 4;
-    const offsets32 = names + count * 20 + count * 4;
-    const offsets64 = offsets32 + count * 4;
-    const all: number[] = [];
-    for (let i = 0; i < count; i++) {
-      let offset = view.getUint32(offsets32 + i * 4);
-      if (offset & 0x80000000) {
-        const at = offsets64 + (offset & 0x7fffffff) * 8;
-        offset = view.getUint32(at) * 2 ** 32 + view.getUint32(at + 4);
-      }
-      this.offsets.set(hexAt(idx, names + i * 20, 20), offset);
-      all.push(offset);
+    this.idx = idx;
+    this.view = new DataView(idx.buffer, idx.byteOffset, idx.byteLength);
+    if (this.view.getUint32(0) !== 0xff744f63 || this.view.getUint32(4) !== 2) throw new Error('pack index: not version 2');
+    this.count = this.view.getUint32(8 + 255 * 4);
+    this.names = 8 + 256 * 4;
+    this.offsets32 = this.names + this.count * 20 + this.count * 4;
+    this.offsets64 = this.offsets32 + this.count * 4;
+  }
+
+  private offsetAt(i: number): number {
+    const offset = this.view.getUint32(this.offsets32 + i * 4);
+    if (!(offset & 0x80000000)) return offset;
+    const at = this.offsets64 + (offset & 0x7fffffff) * 8;
+    return this.view.getUint32(at) * 2 ** 32 + this.view.getUint32(at + 4);
+  }
+
+  /** The offset of the object `oid` (40 hex digits) in this pack, or undefined. */
+  find(oid: string): number | undefined {
+    if (oid.length !== 40) return undefined;
+    const key = new Uint8Array(20);
+    for (let i = 0; i < 20; i++) {
+      const byte = parseInt(oid.slice(2 * i, 2 * i + 2), 16);
+      if (Number.isNaN(byte)) return undefined;
+      key[i] = byte;
     }
-    all.sort((a, b) => a - b);
-    for (let i = 0; i < all.length; i++) this.ends.set(all[i]!, i + 1 < all.length ? all[i + 1]! : data.length - 20);
+    let lo = key[0] === 0 ? 0 : this.view.getUint32(8 + (key[0]! - 1) * 4);
+    let hi = this.view.getUint32(8 + key[0]! * 4);
+    const idx = this.idx;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      const at = this.names + mid * 20;
+      let cmp = 0;
+      for (let k = 0; k < 20 && cmp === 0; k++) cmp = idx[at + k]! - key[k]!;
+      if (cmp === 0) return this.offsetAt(mid);
+      if (cmp < 0) lo = mid + 1;
+      else hi = mid;
+    }
+    return undefined;
+  }
+
+  private endOf(offset: number): number | undefined {
+    if (!this.sorted) {
+      this.sorted = new Float64Array(this.count);
+      for (let i = 0; i < this.count; i++) this.sorted[i] = this.offsetAt(i);
+      this.sorted.sort();
+    }
+    const s = this.sorted;
+    let lo = 0;
+    let hi = s.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (s[mid]! < offset) lo = mid + 1;
+      else hi = mid;
+    }
+    if (s[lo] !== offset) return undefined;
+    return lo + 1 < s.length ? s[lo + 1]! : this.data.length - 20;
   }
 
   /** The entry at `offset`: its type number, inflated size, where its zlib data starts and ends, and a delta's base. */
@@ -83,7 +126,7 @@ class Pack {
       baseOid = hexAt(d, p, 20);
       p += 20;
     }
-    const end = this.ends.get(offset);
+    const end = this.endOf(offset);
     if (end === undefined) throw new Error(`pack: no entry at ${offset}`);
     return { type, size, start: p, end, baseOffset, baseOid };
   }
@@ -184,7 +227,7 @@ export class PackReader {
   /** The object's type and content, or null when no pack holds it (or it is one this reader cannot resolve). */
   read(oid: string): RawObject | null {
     for (const pack of this.packs) {
-      const offset = pack.offsets.get(oid);
+      const offset = pack.find(oid);
       if (offset === undefined) continue;
       try {
         const r = this.resolve(pack, offset);
@@ -231,7 +274,7 @@ export class PackReader {
         at = e.baseOffset!;
       } else if (e.type === REF_DELTA) {
         chain.push({ offset: at, delta: content });
-        const next = pack.offsets.get(e.baseOid!);
+        const next = pack.find(e.baseOid!);
         if (next === undefined) return null; // a base in another pack or loose: left to isomorphic-git
         at = next;
       } else {
