@@ -50,6 +50,9 @@ export type ReadOptions = {
 
 /** Files larger than this get no line counts (their digest is still listed). */
 const LINE_COUNT_MAX_BYTES = 1024 * 1024;
+/** Bounds of the reader's caches (the browser worker's memory): subtree listings, and the line hashes of recent blobs. */
+const LISTING_CACHE_BYTES = 16 * 2 ** 20;
+const LINE_IDS_CACHE_BYTES = 16 * 2 ** 20;
 /** A change needing more line edits than this gets no line counts (a rewrite: the diff would cost more than it tells). */
 const LINE_DIFF_MAX_EDITS = 2000;
 
@@ -225,8 +228,11 @@ export class CommitRecorder {
   private readonly trees = new Map<string, TreeEntry[]>();
   private readonly blobs = new Map<string, string>();
   private readonly treeDigests = new Map<string, { sha256: string; count: number }>();
-  private readonly lineCache = new Map<string, Uint8Array[]>();
+  /** Listings of subtrees (bytes and line count), most recently used last, bounded in bytes. */
+  private readonly lineCache = new Map<string, { bytes: Uint8Array; count: number }>();
+  private lineCacheBytes = 0;
   private readonly lineIdCache = new Map<string, Float64Array | null>();
+  private lineIdBytes = 0;
   private packs: Promise<PackReader> | null = null;
   /** Set when changes are computed: a blob's lines are kept as it is first hashed (no second read). */
   withLines = false;
@@ -361,38 +367,61 @@ export class CommitRecorder {
    * are reused as they are. Ordering the children by name, with "/" after a directory's name,
    * is the byte order of the full paths (a name holds no "/").
    */
-  private async listingLines(treeOid: string, prefix: string): Promise<Uint8Array[]> {
+  private async listingLines(treeOid: string, prefix: string): Promise<{ bytes: Uint8Array; count: number }> {
     const key = `${treeOid}\0${prefix}`;
-    let lines = this.lineCache.get(key);
-    if (!lines) {
-      const children = (await this.tree(treeOid)).map((e) => ({ e, key: encoder.encode(e.type === 'tree' ? `${e.path}/` : e.path) }));
-      children.sort((a, b) => compareBytes(a.key, b.key));
-      lines = [];
-      for (const { e } of children) {
-        const path = prefix + e.path;
-        if (e.type === 'tree') {
-          for (const line of await this.listingLines(e.oid, `${path}/`)) lines.push(line);
-        } else {
-          // A submodule (gitlink) has no blob here: its line carries the commit id it points to.
-          lines.push(encoder.encode(`${e.mode} ${e.type === 'commit' ? e.oid : await this.blobDigest(e.oid)} ${path}\0`));
-        }
-      }
-      this.lineCache.set(key, lines);
+    let listing = this.lineCache.get(key);
+    if (listing) {
+      this.lineCache.delete(key); // most recently used last
+      this.lineCache.set(key, listing);
+      return listing;
     }
-    return lines;
+    const children = (await this.tree(treeOid)).map((e) => ({ e, key: encoder.encode(e.type === 'tree' ? `${e.path}/` : e.path) }));
+    children.sort((a, b) => compareBytes(a.key, b.key));
+    const parts: Uint8Array[] = [];
+    let count = 0;
+    let size = 0;
+    for (const { e } of children) {
+      const path = prefix + e.path;
+      let part: Uint8Array;
+      if (e.type === 'tree') {
+        const sub = await this.listingLines(e.oid, `${path}/`);
+        part = sub.bytes;
+        count += sub.count;
+      } else {
+        // A submodule (gitlink) has no blob here: its line carries the commit id it points to.
+        part = encoder.encode(`${e.mode} ${e.type === 'commit' ? e.oid : await this.blobDigest(e.oid)} ${path}\0`);
+        count++;
+      }
+      parts.push(part);
+      size += part.length;
+    }
+    // One buffer per listing, not one per line: a history's listings were millions of small
+    // objects for the garbage collector (the worker spent much of its time there).
+    const bytes = new Uint8Array(size);
+    let at = 0;
+    for (const part of parts) {
+      bytes.set(part, at);
+      at += part.length;
+    }
+    listing = { bytes, count };
+    // A whole tree's listing (prefix "") is digested once by tree id (treeDigests): only subtrees are worth keeping.
+    if (prefix !== '' && size <= LISTING_CACHE_BYTES / 8) {
+      this.lineCache.set(key, listing);
+      this.lineCacheBytes += size;
+      while (this.lineCacheBytes > LISTING_CACHE_BYTES) {
+        const [k, v] = this.lineCache.entries().next().value!;
+        this.lineCache.delete(k);
+        this.lineCacheBytes -= v.bytes.length;
+      }
+    }
+    return listing;
   }
 
   async treeDigest(treeOid: string): Promise<{ sha256: string; count: number }> {
     let d = this.treeDigests.get(treeOid);
     if (!d) {
-      const lines = await this.listingLines(treeOid, '');
-      const all = new Uint8Array(lines.reduce((n, p) => n + p.length, 0));
-      let at = 0;
-      for (const p of lines) {
-        all.set(p, at);
-        at += p.length;
-      }
-      d = { sha256: await sha256(all), count: lines.length };
+      const { bytes, count } = await this.listingLines(treeOid, '');
+      d = { sha256: await sha256(bytes), count };
       this.treeDigests.set(treeOid, d);
     }
     return d;
@@ -449,8 +478,15 @@ export class CommitRecorder {
    */
   private keepLines(oid: string, blob: Uint8Array): Float64Array | null {
     const lines = blob.length > LINE_COUNT_MAX_BYTES || isBinary(blob) ? null : lineHashes(blob);
+    if (this.lineIdCache.has(oid)) this.lineIdBytes -= this.lineIdCache.get(oid)?.byteLength ?? 0;
+    this.lineIdCache.delete(oid);
     this.lineIdCache.set(oid, lines);
-    if (this.lineIdCache.size > 4096) this.lineIdCache.delete(this.lineIdCache.keys().next().value!);
+    this.lineIdBytes += lines?.byteLength ?? 0;
+    while (this.lineIdCache.size > 4096 || this.lineIdBytes > LINE_IDS_CACHE_BYTES) {
+      const [k, v] = this.lineIdCache.entries().next().value!;
+      this.lineIdCache.delete(k);
+      this.lineIdBytes -= v?.byteLength ?? 0;
+    }
     return lines;
   }
 
