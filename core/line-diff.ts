@@ -88,6 +88,16 @@ function typedSlice(a: ArrayLike<number>, start: number, end: number): ArrayLike
   return Array.prototype.slice.call(a, start, end) as number[];
 }
 
+/** The number of lines (with multiplicity) in one side and not the other: no edit script is shorter. */
+function editLowerBound(a: ArrayLike<number>, b: ArrayLike<number>): number {
+  const counts = new Map<number, number>();
+  for (let i = 0; i < a.length; i++) counts.set(a[i]!, (counts.get(a[i]!) ?? 0) + 1);
+  for (let i = 0; i < b.length; i++) counts.set(b[i]!, (counts.get(b[i]!) ?? 0) - 1);
+  let bound = 0;
+  for (const c of counts.values()) bound += Math.abs(c);
+  return bound;
+}
+
 export type LineCounts = { added: number; removed: number } | null;
 
 /**
@@ -113,6 +123,9 @@ export function countLines(a: ArrayLike<number>, b: ArrayLike<number>, maxD = 20
   if (n === 0 || m === 0) return { added: m, removed: n };
   const ma = typedSlice(a, head, a.length - tail);
   const mb = typedSlice(b, head, b.length - tail);
+  // Every line whose count differs between the two sides is one edit at least: when that lower
+  // bound already passes maxD the answer is null, without the O((n+m)·maxD) search to find it.
+  if (n + m > maxD && editLowerBound(ma, mb) > maxD) return null;
   const d = editDistance(ma, mb, Math.min(maxD, n + m));
   if (d < 0) return null;
   // d = removed + added, and added - removed = m - n.
