@@ -32,6 +32,15 @@ describe('lineCounts: git diff --numstat over lines', () => {
     expect(lineCounts(t('a\nb\nc\n'), t('x\ny\nz\n'), 2)).toBeNull();
   });
 
+  it('the edit bound gives the same answer with or without the shortcut: a moved block is within it, a rewrite is not', () => {
+    // Reordered lines: every count equal on both sides (lower bound 0), yet 4 edits.
+    expect(countLines([1, 2, 3, 4, 9], [3, 4, 1, 2, 9], 4)).toEqual({ added: 2, removed: 2 });
+    expect(countLines([1, 2, 3, 4, 9], [3, 4, 1, 2, 9], 3)).toBeNull();
+    // A rewrite: 6 lines in one side only, past a bound of 5 (the shortcut answers), within a bound of 6.
+    expect(countLines([1, 2, 3], [4, 5, 6], 5)).toBeNull();
+    expect(countLines([1, 2, 3], [4, 5, 6], 6)).toEqual({ added: 3, removed: 3 });
+  });
+
   it('hashed lines (what the reader keeps per blob) count the same as the text lines', () => {
     const pairs: Array<[string, string]> = [
       ['one\ntwo\nthree\nfour\nfive\nsix\n', 'zero\none\nthree\nfour!\nfive\nsix\nseven\n'],

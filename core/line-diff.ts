@@ -38,21 +38,26 @@ export function lineIds(bytes: Uint8Array, ids: Map<string, number>, decoder: Te
  */
 export function lineHashes(bytes: Uint8Array): Float64Array {
   let count = 0;
-  for (let i = 0; i < bytes.length; i++) if (bytes[i] === 10) count++;
+  for (let i = bytes.indexOf(10); i >= 0; i = bytes.indexOf(10, i + 1)) count++;
   if (bytes.length && bytes[bytes.length - 1] !== 10) count++;
   const out = new Float64Array(count);
   let h1 = 0x811c9dc5;
   let h2 = 0x9e3779b9;
   let at = 0;
-  for (let i = 0; i < bytes.length; i++) {
-    const b = bytes[i]!;
-    h1 = Math.imul(h1 ^ b, 0x01000193);
-    h2 = Math.imul(h2 ^ b, 0x5bd1e995) ^ (h2 >>> 15);
-    if (b === 10 || i === bytes.length - 1) {
-      out[at++] = (h1 >>> 0) * 0x200000 + ((h2 >>> 0) & 0x1fffff);
-      h1 = 0x811c9dc5;
-      h2 = 0x9e3779b9;
+  let start = 0;
+  // Line by line (the end found natively), so the byte loop has no end-of-line test in it.
+  while (start < bytes.length) {
+    let end = bytes.indexOf(10, start);
+    end = end < 0 ? bytes.length : end + 1;
+    for (let i = start; i < end; i++) {
+      const b = bytes[i]!;
+      h1 = Math.imul(h1 ^ b, 0x01000193);
+      h2 = Math.imul(h2 ^ b, 0x5bd1e995) ^ (h2 >>> 15);
     }
+    out[at++] = (h1 >>> 0) * 0x200000 + ((h2 >>> 0) & 0x1fffff);
+    h1 = 0x811c9dc5;
+    h2 = 0x9e3779b9;
+    start = end;
   }
   return out;
 }
@@ -83,6 +88,16 @@ function typedSlice(a: ArrayLike<number>, start: number, end: number): ArrayLike
   return Array.prototype.slice.call(a, start, end) as number[];
 }
 
+/** The number of lines (with multiplicity) in one side and not the other: no edit script is shorter. */
+function editLowerBound(a: ArrayLike<number>, b: ArrayLike<number>): number {
+  const counts = new Map<number, number>();
+  for (let i = 0; i < a.length; i++) counts.set(a[i]!, (counts.get(a[i]!) ?? 0) + 1);
+  for (let i = 0; i < b.length; i++) counts.set(b[i]!, (counts.get(b[i]!) ?? 0) - 1);
+  let bound = 0;
+  for (const c of counts.values()) bound += Math.abs(c);
+  return bound;
+}
+
 export type LineCounts = { added: number; removed: number } | null;
 
 /**
@@ -108,6 +123,9 @@ export function countLines(a: ArrayLike<number>, b: ArrayLike<number>, maxD = 20
   if (n === 0 || m === 0) return { added: m, removed: n };
   const ma = typedSlice(a, head, a.length - tail);
   const mb = typedSlice(b, head, b.length - tail);
+  // Every line whose count differs between the two sides is one edit at least: when that lower
+  // bound already passes maxD the answer is null, without the O((n+m)·maxD) search to find it.
+  if (n + m > maxD && editLowerBound(ma, mb) > maxD) return null;
   const d = editDistance(ma, mb, Math.min(maxD, n + m));
   if (d < 0) return null;
   // d = removed + added, and added - removed = m - n.

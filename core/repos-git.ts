@@ -8,6 +8,8 @@
  */
 import git from 'isomorphic-git';
 import { sha256 as nobleSha256 } from '@noble/hashes/sha2.js';
+import { createSHA256, type IHasher } from 'hash-wasm';
+import { PackReader, type RawObject } from './git-pack.ts';
 import { COMMIT_CHANGES_MAX, COMMIT_RECORD_FORMAT, type CommitChange, type CommitChanges, type CommitPerson, type CommitRecord } from './repos.ts';
 import { countLines, isBinary, lineHashes } from './line-diff.ts';
 
@@ -48,6 +50,9 @@ export type ReadOptions = {
 
 /** Files larger than this get no line counts (their digest is still listed). */
 const LINE_COUNT_MAX_BYTES = 1024 * 1024;
+/** Bounds of the reader's caches (the browser worker's memory): subtree listings, and the line hashes of recent blobs. */
+const LISTING_CACHE_BYTES = 16 * 2 ** 20;
+const LINE_IDS_CACHE_BYTES = 16 * 2 ** 20;
 /** A change needing more line edits than this gets no line counts (a rewrite: the diff would cost more than it tells). */
 const LINE_DIFF_MAX_EDITS = 2000;
 
@@ -58,10 +63,19 @@ function hex(bytes: Uint8Array): string {
   return out;
 }
 
-/** Small inputs hash synchronously (no round trip to the crypto thread); large ones with WebCrypto. */
+/**
+ * SHA-256 with hash-wasm (one hasher reused: nothing awaits between its init and its digest),
+ * several times faster than the pure-JS one, which stays the fallback where WebAssembly is
+ * refused. Large inputs go to WebCrypto.
+ */
+let wasmHasher: Promise<IHasher | null> | null = null;
 async function sha256(bytes: Uint8Array): Promise<string> {
-  if (bytes.length < 256 * 1024) return hex(nobleSha256(bytes));
-  return hex(new Uint8Array(await crypto.subtle.digest('SHA-256', bytes as Uint8Array<ArrayBuffer>)));
+  if (bytes.length >= 1024 * 1024) return hex(new Uint8Array(await crypto.subtle.digest('SHA-256', bytes as Uint8Array<ArrayBuffer>)));
+  const hasher = await (wasmHasher ??= createSHA256().catch(() => null));
+  if (!hasher) return hex(nobleSha256(bytes));
+  hasher.init();
+  hasher.update(bytes);
+  return hasher.digest('hex');
 }
 
 const encoder = new TextEncoder();
@@ -145,6 +159,64 @@ function readOnlyCachedFs(fs: GitFs): GitFs {
 
 type TreeEntry = { mode: string; path: string; oid: string; type: 'blob' | 'tree' | 'commit' };
 
+const TREE_MODES: Record<string, { mode: string; type: TreeEntry['type'] }> = {
+  '40000': { mode: '040000', type: 'tree' },
+  '100644': { mode: '100644', type: 'blob' },
+  '100755': { mode: '100755', type: 'blob' },
+  '120000': { mode: '120000', type: 'blob' },
+  '160000': { mode: '160000', type: 'commit' },
+};
+const strictDecoder = new TextDecoder('utf-8', { fatal: true });
+
+/**
+ * A name isomorphic-git's tree parser might refuse (its assertSafeEntryPath: ".git" and its
+ * NTFS/HFS aliases, separators, dot-and-space names) or spell differently: such a tree is
+ * left to isomorphic-git, so that what it answers stays exactly what it answered before.
+ */
+function unusualName(name: string): boolean {
+  if (/[\\/:\u200C-\u200F\u202A-\u202E\u206A-\u206F\uFEFF]/.test(name) || /^[. ]*$/.test(name)) return true;
+  const lower = name.toLowerCase().replace(/[. ]+$/, '');
+  return lower === '.git' || /^\.?git~[1-9]$/.test(lower);
+}
+
+/**
+ * Parses a tree object as isomorphic-git's readTree does (mode "40000" spelt "040000"), or
+ * null for anything unusual (a mode it normalizes or refuses, a name that is not UTF-8 or
+ * that it checks), which the caller then reads with isomorphic-git itself.
+ */
+function parseTree(content: Uint8Array): TreeEntry[] | undefined {
+  const entries: TreeEntry[] = [];
+  let at = 0;
+  while (at < content.length) {
+    const space = content.indexOf(32, at);
+    const nul = content.indexOf(0, at);
+    if (space < 0 || nul < 0 || space > nul || nul + 21 > content.length) return undefined;
+    const kind = TREE_MODES[decoder.decode(content.subarray(at, space))];
+    if (!kind) return undefined;
+    let path: string;
+    try {
+      path = strictDecoder.decode(content.subarray(space + 1, nul));
+    } catch {
+      return undefined;
+    }
+    if (unusualName(path)) return undefined;
+    entries.push({ mode: kind.mode, path, oid: hex(content.subarray(nul + 1, nul + 21)), type: kind.type });
+    at = nul + 21;
+  }
+  return entries;
+}
+
+/** The header fields of a commit or tag object that the recorder reads. */
+function headerFields(content: Uint8Array): Array<[string, string]> {
+  const out: Array<[string, string]> = [];
+  for (const line of decoder.decode(content.subarray(0, headerEnd(content))).split('\n')) {
+    if (line.startsWith(' ')) continue; // a continuation line (gpgsig, mergetag)
+    const space = line.indexOf(' ');
+    out.push([line.slice(0, space), line.slice(space + 1)]);
+  }
+  return out;
+}
+
 /**
  * A reader over one repository: caches parsed trees and blob digests across commits, so a
  * whole history hashes each blob once.
@@ -156,8 +228,12 @@ export class CommitRecorder {
   private readonly trees = new Map<string, TreeEntry[]>();
   private readonly blobs = new Map<string, string>();
   private readonly treeDigests = new Map<string, { sha256: string; count: number }>();
-  private readonly lineCache = new Map<string, Uint8Array[]>();
+  /** Listings of subtrees (bytes and line count), most recently used last, bounded in bytes. */
+  private readonly lineCache = new Map<string, { bytes: Uint8Array; count: number }>();
+  private lineCacheBytes = 0;
   private readonly lineIdCache = new Map<string, Float64Array | null>();
+  private lineIdBytes = 0;
+  private packs: Promise<PackReader> | null = null;
   /** Set when changes are computed: a blob's lines are kept as it is first hashed (no second read). */
   withLines = false;
   bytes = 0;
@@ -170,6 +246,15 @@ export class CommitRecorder {
 
   private get args() {
     return { fs: this.fs as never, gitdir: this.gitdir, cache: this.cache };
+  }
+
+  /** An object's type and content: straight from the pack files, else (a loose object) from isomorphic-git. */
+  private async raw(oid: string): Promise<RawObject> {
+    const packs = await (this.packs ??= PackReader.open((this.fs as { promises: never }).promises, this.gitdir));
+    const hit = packs.read(oid);
+    if (hit) return hit;
+    const { type, object } = await git.readObject({ ...this.args, oid, format: 'content' });
+    return { type: type as RawObject['type'], content: object as Uint8Array };
   }
 
   /** Refuses what isomorphic-git cannot read (SHA-256 object format) instead of computing a wrong record. */
@@ -215,11 +300,13 @@ export class CommitRecorder {
 
   private async peel(oid: string): Promise<string | null> {
     for (let depth = 0; depth < 16; depth++) {
-      const { type, object } = await git.readObject({ ...this.args, oid, format: 'parsed' });
+      const { type, content } = await this.raw(oid);
       this.objects++;
       if (type === 'commit') return oid;
       if (type !== 'tag') return null;
-      oid = (object as { object: string }).object;
+      const object = headerFields(content).find(([k]) => k === 'object')?.[1];
+      if (!object) return null;
+      oid = object;
     }
     return null;
   }
@@ -227,9 +314,13 @@ export class CommitRecorder {
   private async tree(oid: string): Promise<TreeEntry[]> {
     let entries = this.trees.get(oid);
     if (!entries) {
-      const { tree } = await git.readTree({ ...this.args, oid });
+      const { type, content } = await this.raw(oid);
+      entries = type === 'tree' ? parseTree(content) : undefined;
+      if (!entries) {
+        const { tree } = await git.readTree({ ...this.args, oid });
+        entries = tree.map((e) => ({ mode: e.mode, path: e.path, oid: e.oid, type: e.type }));
+      }
       this.objects++;
-      entries = tree.map((e) => ({ mode: e.mode, path: e.path, oid: e.oid, type: e.type }));
       this.trees.set(oid, entries);
     }
     return entries;
@@ -238,7 +329,7 @@ export class CommitRecorder {
   private async blobDigest(oid: string): Promise<string> {
     let digest = this.blobs.get(oid);
     if (digest === undefined) {
-      const { blob } = await git.readBlob({ ...this.args, oid });
+      const blob = await this.blob(oid);
       this.objects++;
       this.bytes += blob.length;
       digest = await sha256(blob);
@@ -246,6 +337,12 @@ export class CommitRecorder {
       this.blobs.set(oid, digest);
     }
     return digest;
+  }
+
+  private async blob(oid: string): Promise<Uint8Array> {
+    const { type, content } = await this.raw(oid);
+    if (type === 'blob') return content;
+    return (await git.readBlob({ ...this.args, oid })).blob; // what isomorphic-git says of a blob id that is not a blob
   }
 
   /** The tree listing (one line per file, link or submodule, in path byte order) and its SHA-256. */
@@ -270,38 +367,61 @@ export class CommitRecorder {
    * are reused as they are. Ordering the children by name, with "/" after a directory's name,
    * is the byte order of the full paths (a name holds no "/").
    */
-  private async listingLines(treeOid: string, prefix: string): Promise<Uint8Array[]> {
+  private async listingLines(treeOid: string, prefix: string): Promise<{ bytes: Uint8Array; count: number }> {
     const key = `${treeOid}\0${prefix}`;
-    let lines = this.lineCache.get(key);
-    if (!lines) {
-      const children = (await this.tree(treeOid)).map((e) => ({ e, key: encoder.encode(e.type === 'tree' ? `${e.path}/` : e.path) }));
-      children.sort((a, b) => compareBytes(a.key, b.key));
-      lines = [];
-      for (const { e } of children) {
-        const path = prefix + e.path;
-        if (e.type === 'tree') {
-          for (const line of await this.listingLines(e.oid, `${path}/`)) lines.push(line);
-        } else {
-          // A submodule (gitlink) has no blob here: its line carries the commit id it points to.
-          lines.push(encoder.encode(`${e.mode} ${e.type === 'commit' ? e.oid : await this.blobDigest(e.oid)} ${path}\0`));
-        }
-      }
-      this.lineCache.set(key, lines);
+    let listing = this.lineCache.get(key);
+    if (listing) {
+      this.lineCache.delete(key); // most recently used last
+      this.lineCache.set(key, listing);
+      return listing;
     }
-    return lines;
+    const children = (await this.tree(treeOid)).map((e) => ({ e, key: encoder.encode(e.type === 'tree' ? `${e.path}/` : e.path) }));
+    children.sort((a, b) => compareBytes(a.key, b.key));
+    const parts: Uint8Array[] = [];
+    let count = 0;
+    let size = 0;
+    for (const { e } of children) {
+      const path = prefix + e.path;
+      let part: Uint8Array;
+      if (e.type === 'tree') {
+        const sub = await this.listingLines(e.oid, `${path}/`);
+        part = sub.bytes;
+        count += sub.count;
+      } else {
+        // A submodule (gitlink) has no blob here: its line carries the commit id it points to.
+        part = encoder.encode(`${e.mode} ${e.type === 'commit' ? e.oid : await this.blobDigest(e.oid)} ${path}\0`);
+        count++;
+      }
+      parts.push(part);
+      size += part.length;
+    }
+    // One buffer per listing, not one per line: a history's listings were millions of small
+    // objects for the garbage collector (the worker spent much of its time there).
+    const bytes = new Uint8Array(size);
+    let at = 0;
+    for (const part of parts) {
+      bytes.set(part, at);
+      at += part.length;
+    }
+    listing = { bytes, count };
+    // A whole tree's listing (prefix "") is digested once by tree id (treeDigests): only subtrees are worth keeping.
+    if (prefix !== '' && size <= LISTING_CACHE_BYTES / 8) {
+      this.lineCache.set(key, listing);
+      this.lineCacheBytes += size;
+      while (this.lineCacheBytes > LISTING_CACHE_BYTES) {
+        const [k, v] = this.lineCache.entries().next().value!;
+        this.lineCache.delete(k);
+        this.lineCacheBytes -= v.bytes.length;
+      }
+    }
+    return listing;
   }
 
   async treeDigest(treeOid: string): Promise<{ sha256: string; count: number }> {
     let d = this.treeDigests.get(treeOid);
     if (!d) {
-      const lines = await this.listingLines(treeOid, '');
-      const all = new Uint8Array(lines.reduce((n, p) => n + p.length, 0));
-      let at = 0;
-      for (const p of lines) {
-        all.set(p, at);
-        at += p.length;
-      }
-      d = { sha256: await sha256(all), count: lines.length };
+      const { bytes, count } = await this.listingLines(treeOid, '');
+      d = { sha256: await sha256(bytes), count };
       this.treeDigests.set(treeOid, d);
     }
     return d;
@@ -311,9 +431,9 @@ export class CommitRecorder {
   async record(commitOid: string): Promise<CommitRecord> {
     let content: Uint8Array;
     try {
-      const read = await git.readObject({ ...this.args, oid: commitOid, format: 'content' });
+      const read = await this.raw(commitOid);
       if (read.type !== 'commit') throw new Error(`${commitOid} is a ${read.type}`);
-      content = read.object as Uint8Array;
+      content = read.content;
     } catch (error) {
       throw new RepoReadError(`commit ${commitOid} not found: ${error instanceof Error ? error.message : String(error)}`, 'commit_not_found');
     }
@@ -358,8 +478,15 @@ export class CommitRecorder {
    */
   private keepLines(oid: string, blob: Uint8Array): Float64Array | null {
     const lines = blob.length > LINE_COUNT_MAX_BYTES || isBinary(blob) ? null : lineHashes(blob);
+    if (this.lineIdCache.has(oid)) this.lineIdBytes -= this.lineIdCache.get(oid)?.byteLength ?? 0;
+    this.lineIdCache.delete(oid);
     this.lineIdCache.set(oid, lines);
-    if (this.lineIdCache.size > 4096) this.lineIdCache.delete(this.lineIdCache.keys().next().value!);
+    this.lineIdBytes += lines?.byteLength ?? 0;
+    while (this.lineIdCache.size > 4096 || this.lineIdBytes > LINE_IDS_CACHE_BYTES) {
+      const [k, v] = this.lineIdCache.entries().next().value!;
+      this.lineIdCache.delete(k);
+      this.lineIdBytes -= v?.byteLength ?? 0;
+    }
     return lines;
   }
 
@@ -370,7 +497,7 @@ export class CommitRecorder {
       this.lineIdCache.set(oid, hit);
       return hit;
     }
-    const { blob } = await git.readBlob({ ...this.args, oid });
+    const blob = await this.blob(oid);
     this.objects++;
     return this.keepLines(oid, blob);
   }
@@ -409,7 +536,9 @@ export class CommitRecorder {
     const first = record.parents[0];
     if (first) {
       try {
-        ({ commit: { tree: parentTree } } = await git.readCommit({ ...this.args, oid: first }));
+        const { type, content } = await this.raw(first);
+        if (type !== 'commit') throw new Error(`${first} is a ${type}`);
+        parentTree = headerFields(content).find(([k]) => k === 'tree')?.[1] ?? null;
       } catch {
         parentTree = null; // a shallow boundary: the parent is not here; every path counts as added
       }
@@ -461,9 +590,12 @@ export class CommitRecorder {
         if (seen.has(top.oid)) continue;
         let parents = parentsOf.get(top.oid);
         if (!parents) {
-          let commit;
           try {
-            ({ commit } = await git.readCommit({ ...this.args, oid: top.oid }));
+            const { type, content } = await this.raw(top.oid);
+            if (type !== 'commit') await git.readCommit({ ...this.args, oid: top.oid }); // throws what isomorphic-git says
+            parents = headerFields(content)
+              .filter(([k]) => k === 'parent')
+              .map(([, v]) => v);
           } catch (error) {
             // A shallow clone's boundary (CI checkouts): the parent is not here. It is skipped,
             // never guessed; push from a full clone (fetch-depth: 0) to register it.
@@ -476,8 +608,7 @@ export class CommitRecorder {
             throw error;
           }
           this.objects++;
-          parents = commit.parent;
-          parentsOf.set(top.oid, parents);
+          parentsOf.set(top.oid, parents!);
         }
         for (let i = parents.length - 1; i >= 0; i--) {
           const p = parents[i]!;

@@ -1,9 +1,7 @@
 import fs from 'node:fs';
 import { sha256File } from './sha256-file.ts';
-import { verifyCertificate, type CheckId, type Verdict } from '../../core/ledger/package.ts';
-import { jsonRpc } from '../../core/ledger/anchor-check.ts';
+import type { CheckId, Verdict } from '../../core/ledger/package.ts';
 import type { ErrorKey } from '../../core/errors.ts';
-import { extractPackageNode } from '../../server/proofs/extract.ts';
 import { envTrustedRoots, readTrustedRoots, trustFile } from '../trust-store.ts';
 
 /** §8 texts for the proof keys, in English (the browser localizes the same keys). */
@@ -113,6 +111,9 @@ export function trustedRootsFor(command: string, flags: VerifyFlags): string[] |
 
 /** Runs every check of a proof PDF against the original's SHA-256, prints them and answers the exit code. */
 export async function verifyAndReport(command: string, pdf: Uint8Array, digest: string, flags: VerifyFlags, roots: string[]): Promise<number> {
+  // Loaded when a proof is checked: pdf.js and the ledger checks are most of the CLI's start-up,
+  // which every other command (a CI `repo push` above all) would otherwise pay for.
+  const [{ verifyCertificate }, { jsonRpc }, { extractPackageNode }] = await Promise.all([import('../../core/ledger/package.ts'), import('../../core/ledger/anchor-check.ts'), import('../../server/proofs/extract.ts')]);
   const verdict = await verifyCertificate(pdf, extractPackageNode, { fileSha256: digest, now: Date.now(), trustedKeyIds: flags.trusted.length ? flags.trusted : undefined, trustedRootFingerprints: roots, ...(flags.rpcUrl ? { anchorRpc: jsonRpc(flags.rpcUrl), isAnchorRequired: true } : {}) });
   if (flags.isJson) {
     process.stdout.write(`${JSON.stringify(verdictJson(verdict), null, 2)}\n`);
