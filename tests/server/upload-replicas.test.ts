@@ -11,6 +11,7 @@ import { creditsForAssets, registerAsset } from './credit-helpers.ts';
 import { listen, startS3, tusUpload } from './storage-helpers.ts';
 import type { StorageEnv } from '../../server/env.ts';
 import { CHECKPOINT_BYTES } from '../../server/storage/file-store.ts';
+import { KEK_FILE, ROOT_PASSPHRASE_FILE } from '../../server/keys/keyring.ts';
 
 /**
  * Resumable uploads across API replicas with no shared staging folder (UPLOAD_STAGING=shared):
@@ -62,7 +63,12 @@ describe.each(cases)('uploads across replicas: $name', ({ setup }) => {
     a = await startHarness({}, { storage: s.storage, storageKey, uploadStaging: 'shared' });
     // Replica B: the same database (the SQLite file in A's data folder, or A's PostgreSQL schema)
     // and object store; no folder of A's is used for uploads.
-    b = await startHarness({}, { storage: s.storage, storageKey, uploadStaging: 'shared', ...(a.dialect === 'postgres' ? { databaseUrl: a.app.env.databaseUrl } : { dataDir: a.app.env.dataDir }) });
+    // On PostgreSQL B has a data folder of its own and reads A's platform key material (as replicas share it).
+    const shared =
+      a.dialect === 'postgres'
+        ? { databaseUrl: a.app.env.databaseUrl, keys: { ...a.app.env.keys, kekFile: path.join(a.app.env.dataDir, KEK_FILE), rootPassphraseFile: path.join(a.app.env.dataDir, ROOT_PASSPHRASE_FILE) } }
+        : { dataDir: a.app.env.dataDir };
+    b = await startHarness({}, { storage: s.storage, storageKey, uploadStaging: 'shared', ...shared });
     await a.app.ledger.stop();
     await b.app.ledger.stop();
     baseA = await listen(a);
