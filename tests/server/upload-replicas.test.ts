@@ -44,7 +44,7 @@ const headOffset = async (base: string, url: string, cookie: string) => {
   return { status: r.status, offset: Number(r.headers.get('upload-offset')) };
 };
 const patch = async (base: string, url: string, cookie: string, offset: number, body: Buffer) => {
-  const r = await fetch(`${base}${url}`, { method: 'PATCH', headers: tusHeaders(cookie, { 'upload-offset': String(offset), 'content-type': 'application/offset+octet-stream' }), body });
+  const r = await fetch(`${base}${url}`, { method: 'PATCH', headers: tusHeaders(cookie, { 'upload-offset': String(offset), 'content-type': 'application/offset+octet-stream' }), body: new Uint8Array(body) });
   return { status: r.status, offset: Number(r.headers.get('upload-offset')), body: await r.text() };
 };
 
