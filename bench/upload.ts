@@ -27,6 +27,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import * as tus from 'tus-js-client';
+import * as OTPAuth from 'otpauth';
 import { cardCheckChar } from '../core/identity.ts';
 
 const args = process.argv.slice(2);
@@ -165,7 +166,10 @@ async function benchOurs(file: string, identity: string) {
     const operatorLogin = `bench-ops-${Date.now()}`;
     execFileSync(process.execPath, ['bin/provena.ts', 'operator-create', '--login', operatorLogin, '--password', 'OperatorPass1'], { env: { ...process.env, DATA_DIR: dataDir } });
     const operator = client(base);
-    await operator.call('POST', '/api/v1/operator/tokens', { login_id: operatorLogin, password: 'OperatorPass1' });
+    // A new operator enrolls an authenticator at first login, then signs in with a code.
+    const enroll = await operator.call('POST', '/api/v1/operator/tokens', { login_id: operatorLogin, password: 'OperatorPass1' });
+    const totp = new OTPAuth.TOTP({ secret: OTPAuth.Secret.fromBase32(enroll.enroll.secret), digits: 6, period: 30, algorithm: 'SHA1' });
+    await operator.call('POST', '/api/v1/operator/tokens', { login_id: operatorLogin, password: 'OperatorPass1', totp_code: totp.generate() });
     const order = await sender.call('POST', '/api/v1/credits/orders', { amount: 100_000, note: 'bench' });
     await operator.call('PUT', `/api/v1/operator/credit-orders/${order.order_id}`, { status: 2 });
     const members = await sender.call('GET', `/api/v1/credits/members?keyword=${phone}`);

@@ -51,6 +51,8 @@ export const ERROR_KEYS = [
   'proof_signer_untrusted',
   // the verify API holds that block height with another hash, or the block lacks the entry
   'proof_not_in_ledger',
+  // the stored certificate PDF does not match its record (changed, truncated, missing): not served, rendered again
+  'proof_certificate_damaged',
   // identity
   'identity_info_invalid',
   'identity_card_recognition_failed',

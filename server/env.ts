@@ -46,6 +46,12 @@ export type Env = {
    * the queue and the sealer lock through PostgreSQL, so they need DATABASE_URL.
    */
   role: Role;
+  /**
+   * UPLOAD_STAGING: where unfinished uploads live. `local` (the embedded default): a staging
+   * folder DATA_DIR/uploads. `shared` (the default for PROVENA_ROLE=serve and work): state in the
+   * database, sealed chunks in the object store, so any replica continues any upload.
+   */
+  uploadStaging: 'local' | 'shared';
 };
 
 export const ROLES = ['all', 'serve', 'work'] as const;
@@ -198,6 +204,8 @@ export function readEnv(source: NodeJS.ProcessEnv = process.env): Env {
   if (opsPort !== null && (!Number.isInteger(opsPort) || opsPort < 0 || opsPort > 65535)) problems.push(`OPS_PORT must be an integer 0–65535, got "${opsPortText}"`);
   if (opsPort !== null && opsPort !== 0 && opsPort === port) problems.push('OPS_PORT must differ from PORT: operations stay off the public port');
   const llm = readLlmEnv(source, problems);
+  const uploadStaging = (source.UPLOAD_STAGING || (role === 'all' ? 'local' : 'shared')) as Env['uploadStaging'];
+  if (!['local', 'shared'].includes(uploadStaging)) problems.push(`UPLOAD_STAGING must be local or shared, got "${source.UPLOAD_STAGING}"`);
   if (problems.length) throw new Error(`Invalid configuration:\n  - ${problems.join('\n  - ')}`);
   const isOn = (v: string | undefined) => v === 'true' || v === '1';
   return {
@@ -224,5 +232,6 @@ export function readEnv(source: NodeJS.ProcessEnv = process.env): Env {
     ops: opsPort === null ? null : { port: opsPort, host: source.OPS_HOST || '127.0.0.1' },
     serveSourceMaps: isOn(source.SERVE_SOURCE_MAPS),
     llm,
+    uploadStaging,
   };
 }

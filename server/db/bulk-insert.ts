@@ -1,4 +1,5 @@
-import { CompiledQuery, PostgresAdapter, type Kysely } from 'kysely';
+import { CompiledQuery, type Kysely } from 'kysely';
+import { isPostgres as isPostgresDb } from './dialect.ts';
 import type { Database } from './schema.ts';
 
 /**
@@ -35,7 +36,7 @@ export async function insertRows<T extends keyof Database & string, R extends ke
   returning: readonly R[] = [],
 ): Promise<Array<Record<R, unknown>>> {
   if (!rows.length) return [];
-  const isPostgres = db.getExecutor().adapter instanceof PostgresAdapter;
+  const isPostgres = isPostgresDb(db);
   const parameters: unknown[] = [];
   for (const row of rows) for (const column of columns) parameters.push((row as Record<string, unknown>)[column] ?? null);
   const result = await db.executeQuery<Record<R, unknown>>(CompiledQuery.raw(statementText(isPostgres, table, columns, rows.length, returning), parameters));

@@ -32,6 +32,7 @@ import { sealerFencing } from './migrations/0030-sealer-fencing.ts';
 import { scorePlatformCode } from './migrations/0035-score-platform-code.ts';
 import { anchorIntents } from './migrations/0037-anchor-intents.ts';
 import { proofPdfObjects } from './migrations/0036-proof-pdf-objects.ts';
+import { uploadSessions } from './migrations/0040-upload-sessions.ts';
 
 export type Db = Kysely<Database>;
 
@@ -63,6 +64,7 @@ export function migrations(dialect: Dialect): Record<string, Migration> {
     '0035-score-platform-code': scorePlatformCode(),
     '0037-anchor-intents': anchorIntents(),
     '0036-proof-pdf-objects': proofPdfObjects(),
+    '0040-upload-sessions': uploadSessions(),
   };
 }
 

@@ -218,6 +218,17 @@ export type LedgerAnchorIntentsTable = {
   state: 'sent' | 'recorded' | 'replaced' | 'failed';
   created_at: number;
 };
+/** Migration 0040: resumable uploads shared by API replicas (server/storage/shared-staging.ts). */
+export type UploadSessionsTable = {
+  id: string;
+  meta: string;
+  upload_offset: number;
+  size: number;
+  lock_owner: string | null;
+  lock_until: number | null;
+  created_at: number;
+  finished_at: number | null;
+};
 export type LedgerAnchorsTable = { height: number; block_hash: string; chain_id: number; tx_hash: string; block_number: number; anchored_at: number };
 
 /** Vault: trade-secret projects, their registered files, the audit log, unlocked sessions. */
@@ -509,6 +520,7 @@ export type Database = {
   ledger_anchors: LedgerAnchorsTable;
   ledger_checkpoint_anchors: LedgerCheckpointAnchorsTable;
   ledger_anchor_intents: LedgerAnchorIntentsTable;
+  upload_sessions: UploadSessionsTable;
   stored_files: StoredFilesTable;
   stored_file_owners: StoredFileOwnersTable;
   disclosures: DisclosuresTable;

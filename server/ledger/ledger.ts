@@ -1,4 +1,5 @@
-import { sql, SqliteAdapter, type Transaction } from 'kysely';
+import { sql, type Transaction } from 'kysely';
+import { isPostgres } from '../db/dialect.ts';
 import type { Db } from '../db/database.ts';
 import type { Database, LedgerBlocksTable } from '../db/schema.ts';
 import { isUniqueViolation } from '../db/database.ts';
@@ -325,7 +326,7 @@ export class Ledger {
 
   /** SQLite: one connection on the event loop, so registrations share transactions; PostgreSQL: see register. */
   private get isGroupCommit(): boolean {
-    return this.db.getExecutor().adapter instanceof SqliteAdapter;
+    return !isPostgres(this.db);
   }
 
   private group: GroupMember[] = [];

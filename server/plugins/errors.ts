@@ -1,6 +1,7 @@
 import type { FastifyError, FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import { ApiError } from '../errors.ts';
+import { ProofPdfIntegrityError, queueProofPdfRepair } from '../services/proof-pdf.ts';
 import type { ErrorKey } from '../../core/errors.ts';
 
 type AjvError = { keyword: string; instancePath: string; params: Record<string, unknown> };
@@ -74,6 +75,21 @@ export default fp(async function errorsPlugin(app: FastifyInstance) {
   });
 
   app.setErrorHandler((error: FastifyError, request, reply) => {
+    if (error instanceof ProofPdfIntegrityError) {
+      // A damaged certificate object: its own key, the reason in the log, and rendered again.
+      request.log.error({ err: error, reason: error.reason, proof: error.proof }, 'certificate object damaged: not served');
+      const proof = error.proof;
+      if (proof) {
+        void queueProofPdfRepair(app.db, proof)
+          .then(async (isQueued) => {
+            if (!isQueued) return;
+            request.log.warn({ proof }, 'damaged certificate queued to be rendered again');
+            await app.jobs.send('proofs.render');
+          })
+          .catch((repairError: unknown) => request.log.error({ err: repairError, proof }, 'could not queue the damaged certificate to be rendered again'));
+      }
+      return reply.status(500).send({ message: error.key });
+    }
     if (error instanceof ApiError) {
       return reply.status(error.status).send({ message: error.key, ...(error.field ? { field_name: error.field } : {}) });
     }

@@ -3,6 +3,7 @@ import { Readable } from 'node:stream';
 import type { Db } from '../db/database.ts';
 import type { ObjectDriver } from '../storage/drivers.ts';
 import { isProofStatusGenerated } from '../../core/vault.ts';
+import { ApiError } from '../errors.ts';
 
 /**
  * Certificate PDFs live in the object store (STORAGE_URL, or DATA_DIR/blobs/objects), one
@@ -24,10 +25,41 @@ export const PROOF_PDF_COLUMNS = ['pdf', 'pdf_key', 'pdf_size', 'pdf_sha256'] as
 
 /**
  * The stored object is not the certificate its row records (missing, another size, another
- * hash): it is never served. A server fault, not the caller's: answered 500, logged with this message.
+ * hash): it is never served. A server fault, not the caller's: answered 500 with its own §8 key
+ * `proof_certificate_damaged` (not the generic "server error"), logged with this message (the
+ * reason), and, when the row is known, the certificate is queued to be rendered again
+ * (queueProofPdfRepair; the error handler does it).
  */
-export class ProofPdfIntegrityError extends Error {
+export class ProofPdfIntegrityError extends ApiError {
   readonly statusCode = 500;
+  readonly reason: string;
+  /** The certificate concerned, when the read knew it (readProofPdf). */
+  readonly proof: { dna: string; generation: number } | null;
+  constructor(reason: string, proof: { dna: string; generation: number } | null = null) {
+    super('proof_certificate_damaged', undefined, 500);
+    this.message = reason;
+    this.reason = reason;
+    this.proof = proof;
+  }
+}
+
+/**
+ * A damaged certificate is rendered again: its row (still at the generation that was damaged,
+ * and generated) goes back to `sealed`, where the certificate job takes it; the new object
+ * replaces the damaged one under the same key. The entry and its block are in the ledger, so
+ * the certificate can always be issued again. False when the row moved on meanwhile (already
+ * queued, regenerated): nothing to do.
+ */
+export async function queueProofPdfRepair(db: Db, proof: { dna: string; generation: number }): Promise<boolean> {
+  const r = await db
+    .updateTable('proofs')
+    .set({ status: 2 /* sealed: waiting for its certificate (server/proofs/jobs.ts PROOF_STATUS) */, error: null, updated_at: Date.now() })
+    .where('dna', '=', proof.dna)
+    .where('generation', '=', proof.generation)
+    .where('status', 'in', [5, 6])
+    .where('pdf_key', 'is not', null)
+    .executeTakeFirst();
+  return Number(r.numUpdatedRows) > 0;
 }
 
 const sha256Hex = (bytes: Uint8Array) => createHash('sha256').update(bytes).digest('hex');
@@ -48,12 +80,12 @@ export async function putProofPdf(storage: ObjectDriver, key: string, bytes: Uin
  * SHA-256 (never read past the recorded size), or the legacy `pdf` column. Null when the row
  * has neither.
  */
-export async function readProofPdfOf(storage: ObjectDriver, row: ProofPdfColumns): Promise<Buffer | null> {
+export async function readProofPdfOf(storage: ObjectDriver, row: ProofPdfColumns, proof: { dna: string; generation: number } | null = null): Promise<Buffer | null> {
   if (row.pdf_key === null) return row.pdf ? Buffer.from(row.pdf) : null;
   const key = row.pdf_key;
   const size = Number(row.pdf_size);
   const stream = await storage.get(key);
-  if (!stream) throw new ProofPdfIntegrityError(`certificate object ${key} is missing from the object store`);
+  if (!stream) throw new ProofPdfIntegrityError(`certificate object ${key} is missing from the object store`, proof);
   const parts: Buffer[] = [];
   let length = 0;
   try {
@@ -66,10 +98,10 @@ export async function readProofPdfOf(storage: ObjectDriver, row: ProofPdfColumns
   } finally {
     stream.destroy();
   }
-  if (length !== size) throw new ProofPdfIntegrityError(`certificate object ${key} holds ${length > size ? `more than ${size}` : length} bytes, its record says ${size}: not served`);
+  if (length !== size) throw new ProofPdfIntegrityError(`certificate object ${key} holds ${length > size ? `more than ${size}` : length} bytes, its record says ${size}: not served`, proof);
   const bytes = Buffer.concat(parts, length);
   const digest = sha256Hex(bytes);
-  if (digest !== row.pdf_sha256) throw new ProofPdfIntegrityError(`certificate object ${key} has SHA-256 ${digest}, its record says ${row.pdf_sha256}: not served`);
+  if (digest !== row.pdf_sha256) throw new ProofPdfIntegrityError(`certificate object ${key} has SHA-256 ${digest}, its record says ${row.pdf_sha256}: not served`, proof);
   return bytes;
 }
 
@@ -79,9 +111,9 @@ export async function readProofPdfOf(storage: ObjectDriver, row: ProofPdfColumns
  * match its record. Every download route reads certificates through this.
  */
 export async function readProofPdf(db: Db, storage: ObjectDriver, dna: string): Promise<Buffer | null> {
-  const row = await db.selectFrom('proofs').select(['status', ...PROOF_PDF_COLUMNS]).where('dna', '=', dna).executeTakeFirst();
+  const row = await db.selectFrom('proofs').select(['status', 'generation', ...PROOF_PDF_COLUMNS]).where('dna', '=', dna).executeTakeFirst();
   if (!row || !isProofStatusGenerated(row.status)) return null;
-  return readProofPdfOf(storage, row);
+  return readProofPdfOf(storage, row, { dna, generation: Number(row.generation) });
 }
 
 type Logger = { error(obj: object, msg?: string): void };

@@ -63,6 +63,30 @@ export type UploadMeta = {
 export const CHECKPOINT_BYTES = 8 * 1024 * 1024;
 
 export class HashMismatchError extends Error {}
+
+/** A sealed, checked upload ready to become a stored object. */
+export type SealedUpload = {
+  sha256: string;
+  size: number;
+  /** Stores the sealed object under `key` on the file store's driver. */
+  storeAs(key: string): Promise<void>;
+  /** Drops it (the same bytes are stored already). */
+  discard(): Promise<void>;
+};
+
+/**
+ * The tus data store of uploads: StagingStore (a staging folder, the embedded default) or
+ * SharedStagingStore (state in the database, sealed chunks in the object store: any replica
+ * continues any upload; server/storage/shared-staging.ts).
+ */
+export type UploadStaging = DataStore & {
+  readMeta(id: string): Promise<UploadMeta | null>;
+  seal(id: string, expectedSha256: string): Promise<SealedUpload>;
+  finish(id: string, size: number): Promise<void>;
+  write(stream: Readable, id: string, offset: number): Promise<number>;
+  remove(id: string): Promise<void>;
+  deleteExpired(): Promise<number>;
+};
 class DiskError extends Error {
   constructor(cause: unknown) {
     super('disk write failed', { cause });
@@ -71,7 +95,7 @@ class DiskError extends Error {
 
 export type FileStore = {
   driver: ObjectDriver;
-  tus: StagingStore;
+  tus: UploadStaging;
   /** The plaintext of a stored file, streamed and authenticated chunk by chunk; null when not stored. */
   open(identity: string): Promise<Readable | null>;
   isStored(identity: string): Promise<boolean>;
@@ -114,9 +138,12 @@ export class StagingStore extends DataStore {
   private readonly chunkBytes: number;
   readonly expiryMs: number;
 
-  constructor(opts: { dir: string; master: Buffer; chunkBytes?: number; expiryMs?: number }) {
+  private readonly driver: ObjectDriver;
+
+  constructor(opts: { dir: string; master: Buffer; driver: ObjectDriver; chunkBytes?: number; expiryMs?: number }) {
     super();
     this.dir = opts.dir;
+    this.driver = opts.driver;
     this.master = opts.master;
     this.chunkBytes = opts.chunkBytes ?? DEFAULT_CHUNK_BYTES;
     this.expiryMs = opts.expiryMs ?? 7 * 24 * 60 * 60 * 1000;
@@ -379,7 +406,7 @@ export class StagingStore extends DataStore {
    * sealed object) and the hex digest; throws HashMismatchError when the bytes are not
    * the file the client named.
    */
-  async seal(id: string, expectedSha256: string): Promise<{ partPath: string; sha256: string; size: number }> {
+  async seal(id: string, expectedSha256: string): Promise<SealedUpload & { partPath: string }> {
     const meta = await this.readMeta(id);
     if (!meta || meta.offset !== meta.size) throw ERRORS.FILE_NOT_FOUND;
     const sha256 = meta.sha256 ?? (await this.hasher(meta)).digest('hex');
@@ -404,12 +431,18 @@ export class StagingStore extends DataStore {
       await this.writeMeta({ ...meta, isFinished: true, sha256, tail: '' });
       await fs.promises.rm(this.file(id, 'tail'), { force: true });
     }
-    return { partPath, sha256, size: meta.size };
+    return {
+      partPath,
+      sha256,
+      size: meta.size,
+      storeAs: (key) => this.driver.putFile(key, partPath),
+      discard: () => fs.promises.rm(partPath, { force: true }),
+    };
   }
 }
 
-export function createFileStore(opts: { driver: ObjectDriver; master: Buffer; stagingDir: string; chunkBytes?: number }): FileStore {
-  const tus = new StagingStore({ dir: opts.stagingDir, master: opts.master, chunkBytes: opts.chunkBytes });
+export function createFileStore(opts: { driver: ObjectDriver; master: Buffer; stagingDir: string; chunkBytes?: number; tus?: UploadStaging }): FileStore {
+  const tus = opts.tus ?? new StagingStore({ dir: opts.stagingDir, master: opts.master, driver: opts.driver, chunkBytes: opts.chunkBytes });
   const { driver, master } = opts;
   return {
     driver,
@@ -433,7 +466,7 @@ export function createFileStore(opts: { driver: ObjectDriver; master: Buffer; st
         const written = await tus.write(source, id, 0);
         if (written !== size) throw new Error(`expected ${size} bytes, got ${written}`);
         const sealed = await tus.seal(id, parsed.sha256);
-        await driver.putFile(objectKeyOf(identity), sealed.partPath);
+        await sealed.storeAs(objectKeyOf(identity));
       } finally {
         await tus.remove(id);
       }

@@ -1,5 +1,6 @@
 import path from 'node:path';
 import fp from 'fastify-plugin';
+import { SharedStagingStore } from './shared-staging.ts';
 import { createFileStore, driverFor, loadMasterKey, type FileStore } from './file-store.ts';
 
 declare module 'fastify' {
@@ -11,10 +12,14 @@ declare module 'fastify' {
 
 /** Decorates the app with the file store; expired uploads, receiver sessions and links are swept hourly. */
 export default fp(async function storagePlugin(app) {
+  const driver = driverFor(app.env.storage);
+  const master = loadMasterKey(app.env.dataDir, app.env.storageKey);
   const store = createFileStore({
-    driver: driverFor(app.env.storage),
-    master: loadMasterKey(app.env.dataDir, app.env.storageKey),
+    driver,
+    master,
     stagingDir: path.join(app.env.dataDir, 'uploads'),
+    // Replicas keep unfinished uploads where every one of them sees them (database + object store).
+    tus: app.env.uploadStaging === 'shared' ? new SharedStagingStore({ db: app.db, driver, master }) : undefined,
   });
   app.decorate('fileStore', store);
   // Unfinished uploads past their expiry, and receiver sessions and download links that have lapsed.

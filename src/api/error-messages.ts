@@ -54,6 +54,7 @@ export const ERROR_MESSAGES: Record<ErrorKey, MessageDescriptor> = {
   anchor_time_invalid: msg`The anchor is dated before the block was sealed`,
   proof_signer_untrusted: msg`Issued by another platform: the proof is intact, but its signer is not a platform you trust`,
   proof_not_in_ledger: msg`The proof is not in this platform's ledger`,
+  proof_certificate_damaged: msg`The stored certificate PDF is damaged and cannot be served; it is being issued again, please try again in a few minutes`,
   // identity
   identity_info_invalid: msg`Real-name authentication failed, please check and try again`,
   identity_card_recognition_failed: msg`The ID card could not be recognised, please retake the photo and upload it again`,

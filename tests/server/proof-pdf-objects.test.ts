@@ -106,31 +106,49 @@ describe.each(cases)('certificate PDFs in the object store: $name', ({ setup }) 
     await h.app.proofs.drain();
   });
 
-  it('refuses an object that is not the certificate its row records (changed byte, other size, missing): never served', async () => {
+  it('refuses an object that is not the certificate its row records (changed byte, other size, missing): its own error key, logged, and rendered again', async () => {
     const dna = await certify();
-    const r = await row(dna);
-    const good = (await readObject(driver, r.pdf_key!))!;
-    const flipped = Buffer.from(good);
-    flipped[flipped.length - 10]! ^= 0xff;
-    const attempts: Array<[string, Buffer | null, RegExp]> = [
-      ['one byte changed', flipped, /SHA-256 .* its record says/],
-      ['truncated', good.subarray(0, good.length - 1), /holds \d+ bytes, its record says/],
-      ['grown', Buffer.concat([good, Buffer.from('%%EOF\n')]), /holds more than \d+ bytes/],
-      ['missing', null, /missing from the object store/],
+    const attempts: Array<[string, (good: Buffer) => Buffer | null, RegExp]> = [
+      ['one byte changed', (good) => {
+        const flipped = Buffer.from(good);
+        flipped[flipped.length - 10]! ^= 0xff;
+        return flipped;
+      }, /SHA-256 .* its record says/],
+      ['truncated', (good) => good.subarray(0, good.length - 1), /holds \d+ bytes, its record says/],
+      ['grown', (good) => Buffer.concat([good, Buffer.from('%%EOF\n')]), /holds more than \d+ bytes/],
+      ['missing', () => null, /missing from the object store/],
     ];
-    for (const [label, bytes, message] of attempts) {
+    for (const [label, damage, message] of attempts) {
+      const r = await row(dna);
+      const good = (await readObject(driver, r.pdf_key!))!;
+      const bytes = damage(good);
       if (bytes) await putObject(driver, r.pdf_key!, bytes);
       else await driver.remove(r.pdf_key!);
       await expect(readProofPdf(h.app.db, driver, dna), label).rejects.toThrow(ProofPdfIntegrityError);
       await expect(readProofPdf(h.app.db, driver, dna), label).rejects.toThrow(message);
-      for (const res of await downloads(dna)) {
-        expect(res.statusCode, label).toBe(500);
-        expect(res.json(), label).toEqual({ message: 'server error' });
-        expect(res.rawPayload.includes(Buffer.from('%PDF-')), label).toBe(false);
-      }
+      const [first] = await downloads(dna);
+      // Its own §8 key (localized in the browser), not the generic "server error"; never PDF bytes.
+      expect(first!.statusCode, label).toBe(500);
+      expect(first!.json(), label).toEqual({ message: 'proof_certificate_damaged' });
+      expect(first!.rawPayload.includes(Buffer.from('%PDF-')), label).toBe(false);
+      // The row is recoverable (its entry is sealed): it went back to the certificate job, which
+      // renders the same generation again under the same key.
+      const again = await vi.waitFor(
+        async () => {
+          await h.app.proofs.drain();
+          const now = await row(dna);
+          expect(now.pdf_sha256, label).not.toBe(r.pdf_sha256);
+          return now;
+        },
+        { timeout: 20_000, interval: 200 },
+      );
+      expect(again.status, label).toBe(r.status);
+      expect(again.generation, label).toBe(r.generation);
+      expect(again.pdf_key, label).toBe(r.pdf_key);
+      const fresh = (await readObject(driver, again.pdf_key!))!;
+      expect(sha256(fresh), label).toBe(again.pdf_sha256);
+      for (const res of await downloads(dna)) expect(res.rawPayload.equals(fresh), label).toBe(true);
     }
-    await putObject(driver, r.pdf_key!, good);
-    for (const res of await downloads(dna)) expect(res.rawPayload.equals(good)).toBe(true);
   });
 
   it('a regeneration writes the next generation under a new key, then deletes the old object', async () => {

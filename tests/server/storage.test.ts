@@ -209,7 +209,7 @@ describe.each(cases)('storage driver: $name', ({ setup, withApp }) => {
     expect((await restarted.tus.getUpload(id)).offset).toBe(160 * 1024);
     await restarted.tus.write(Readable.from([plain.subarray(160 * 1024)]), id, 160 * 1024);
     const sealed = await restarted.tus.seal(id, identity.slice(2, 66));
-    await driver.putFile(objectKeyOf(identity), sealed.partPath);
+    await sealed.storeAs(objectKeyOf(identity));
     await restarted.tus.remove(id);
     expect((await collect((await restarted.open(identity))!)).equals(plain)).toBe(true);
     fs.rmSync(staging, { recursive: true, force: true });

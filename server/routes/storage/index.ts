@@ -1,10 +1,9 @@
-import fs from 'node:fs';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { Server as TusServer } from '@tus/server';
 import { Metadata } from '@tus/utils';
 import { parseFileIdentity } from '../../../core/file-identity.ts';
 import { fail } from '../../errors.ts';
-import { HashMismatchError, objectKeyOf } from '../../storage/file-store.ts';
+import { HashMismatchError, objectKeyOf, type SealedUpload } from '../../storage/file-store.ts';
 import { disclosableFiles, isRegisteredInEnterprise } from '../../services/stored-files.ts';
 import { arrayOf, envelope, num, obj, ok, SIGNED_IN, str } from '../schemas.ts';
 
@@ -57,7 +56,7 @@ export default async function storageRoutes(app: FastifyInstance) {
       const identity = metadata.identity ?? '';
       const parsed = parseFileIdentity(identity);
       if (!parsed) throw { status_code: 400, body: JSON.stringify({ message: 'invalid_param', field_name: 'file' }) };
-      let sealed: { partPath: string; size: number };
+      let sealed: SealedUpload;
       try {
         sealed = await store.tus.seal(upload.id, parsed.sha256);
       } catch (error) {
@@ -68,8 +67,8 @@ export default async function storageRoutes(app: FastifyInstance) {
         throw error;
       }
       // The same bytes stored before (by anyone) are kept as they are; this copy is dropped.
-      if (await store.isStored(identity)) await fs.promises.rm(sealed.partPath, { force: true });
-      else await store.driver.putFile(objectKeyOf(identity), sealed.partPath);
+      if (await store.isStored(identity)) await sealed.discard();
+      else await sealed.storeAs(objectKeyOf(identity));
       await store.tus.finish(upload.id, upload.size ?? sealed.size);
       const now = Date.now();
       await app.db.transaction().execute(async (trx) => {
