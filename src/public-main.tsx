@@ -4,7 +4,7 @@ import { MantineProvider } from '@mantine/core';
 import { I18nProvider } from '@lingui/react';
 import { Provider as JotaiProvider, createStore, useAtomValue, useSetAtom } from 'jotai';
 import { Router, type BaseLocationHook } from 'wouter';
-import '@mantine/core/styles.css';
+import './features/front/public-styles.ts';
 import './app/app.css';
 import { i18n, initI18n } from './i18n/i18n.ts';
 import { HTML_LANG } from './i18n/locales.ts';

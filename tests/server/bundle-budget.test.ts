@@ -81,4 +81,30 @@ describe('JavaScript budgets per route (built app)', () => {
     const files = routeFiles(['src/features/auth/login-page.tsx'], 'zh');
     for (const other of ['en', 'ja']) for (const key of catalogKeys(manifest, other, 'all')) expect(files).not.toContain(manifest[key]!.file);
   });
+
+  it('the public entry carries the stylesheet of every Mantine component its chunks may draw (it loads them one by one, not styles.css)', () => {
+    const key = publicEntryKey(manifest);
+    const js = new Set<string>();
+    const css = new Set<string>();
+    const seen = new Set<string>();
+    const visit = (k: string) => {
+      const entry = manifest[k];
+      if (!entry || seen.has(k)) return;
+      seen.add(k);
+      if (entry.file.endsWith('.js')) js.add(entry.file);
+      for (const c of entry.css ?? []) css.add(c);
+      for (const i of [...(entry.imports ?? []), ...(entry.dynamicImports ?? [])]) visit(i);
+    };
+    visit(key!);
+    const used = new Set<string>();
+    for (const f of js) for (const h of fs.readFileSync(path.join(dir, f), 'utf8').match(/\bm_[0-9a-f]{7,8}\b/g) ?? []) used.add(h);
+    const mantineDir = path.resolve('node_modules/@mantine/core/styles');
+    const styled = new Set<string>();
+    for (const f of fs.readdirSync(mantineDir).filter((n) => n.endsWith('.css') && !n.endsWith('.layer.css')))
+      for (const h of fs.readFileSync(path.join(mantineDir, f), 'utf8').match(/\bm_[0-9a-f]{7,8}\b/g) ?? []) styled.add(h);
+    const shipped = [...css].map((c) => fs.readFileSync(path.join(dir, c), 'utf8')).join('\n');
+    const missing = [...used].filter((h) => styled.has(h) && !shipped.includes(h));
+    expect(missing, 'add their files to src/features/front/public-styles.ts').toEqual([]);
+    expect(shipped.length, 'not the whole of @mantine/core/styles.css').toBeLessThan(150 * KiB);
+  });
 });

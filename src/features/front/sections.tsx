@@ -1,4 +1,4 @@
-import type { ReactNode } from 'react';
+import { Suspense, type ReactNode } from 'react';
 import { useLingui } from '@lingui/react/macro';
 import { IconCircleCheck } from '@tabler/icons-react';
 import { usePublicFigures } from './figures-atom.ts';
@@ -8,18 +8,23 @@ import classes from './front.module.css';
 
 export function Section({ id, isAlt = false, title, lead, children, labelledBy }: { id?: string; isAlt?: boolean; title: ReactNode; lead?: ReactNode; children: ReactNode; labelledBy?: string }) {
   const headingId = labelledBy ?? (id ? `${id}-title` : undefined);
+  // Each section is a Suspense boundary: hydrating the server's HTML, React takes the page over
+  // section by section in short tasks (boundaries hydrate at a lower, time-sliced priority)
+  // instead of one long task that blocks the main thread. Nothing inside suspends.
   return (
-    <section id={id} className={`${classes.section} ${isAlt ? classes.sectionAlt : ''}`} aria-labelledby={headingId}>
-      <div className={classes.wrap}>
-        <div className={classes.sectionHead}>
-          <h2 className={classes.sectionTitle} id={headingId}>
-            {title}
-          </h2>
-          {lead && <p className={classes.sectionLead}>{lead}</p>}
+    <Suspense fallback={null}>
+      <section id={id} className={`${classes.section} ${isAlt ? classes.sectionAlt : ''}`} aria-labelledby={headingId}>
+        <div className={classes.wrap}>
+          <div className={classes.sectionHead}>
+            <h2 className={classes.sectionTitle} id={headingId}>
+              {title}
+            </h2>
+            {lead && <p className={classes.sectionLead}>{lead}</p>}
+          </div>
+          {children}
         </div>
-        {children}
-      </div>
-    </section>
+      </section>
+    </Suspense>
   );
 }
 
