@@ -17,6 +17,7 @@ import {
   openStream,
   sealChunk,
   sealChunkParts,
+  type SealedHeader,
 } from './sealed.ts';
 
 /**
@@ -54,6 +55,23 @@ export type UploadMeta = {
    */
   tail?: string;
 };
+
+/** A new upload's state, with a fresh sealing header: both staging stores start from it. */
+export function newUploadMeta(upload: Upload, chunkBytes: number): { meta: UploadMeta; header: SealedHeader } {
+  const header = newHeader(chunkBytes);
+  const meta: UploadMeta = {
+    id: upload.id,
+    size: upload.size ?? 0,
+    offset: 0,
+    metadata: (upload.metadata ?? {}) as Record<string, string | null>,
+    creation_date: upload.creation_date ?? new Date().toISOString(),
+    chunkBytes: header.chunkBytes,
+    salt: header.salt.toString('hex'),
+    chunks: 0,
+    isFinished: false,
+  };
+  return { meta, header };
+}
 
 /**
  * While a long PATCH runs, the offset reached is committed to disk (data fsynced, then the
@@ -188,18 +206,7 @@ export class StagingStore extends DataStore {
   }
 
   override async create(upload: Upload): Promise<Upload> {
-    const header = newHeader(this.chunkBytes);
-    const meta: UploadMeta = {
-      id: upload.id,
-      size: upload.size ?? 0,
-      offset: 0,
-      metadata: (upload.metadata ?? {}) as Record<string, string | null>,
-      creation_date: upload.creation_date ?? new Date().toISOString(),
-      chunkBytes: header.chunkBytes,
-      salt: header.salt.toString('hex'),
-      chunks: 0,
-      isFinished: false,
-    };
+    const { meta, header } = newUploadMeta(upload, this.chunkBytes);
     await fs.promises.writeFile(this.file(upload.id, 'part'), encodeHeader(header));
     await this.writeMeta(meta);
     upload.creation_date = meta.creation_date;

@@ -3,8 +3,8 @@ import { PassThrough, Readable } from 'node:stream';
 import { DataStore, ERRORS, Upload } from '@tus/utils';
 import type { Db } from '../db/database.ts';
 import type { ObjectDriver } from './drivers.ts';
-import { CHECKPOINT_BYTES, HashMismatchError, type SealedUpload, type UploadMeta } from './file-store.ts';
-import { DEFAULT_CHUNK_BYTES, SEALED_TAG_BYTES, encodeHeader, newHeader, objectKey, openChunk, sealChunk, sealChunkParts } from './sealed.ts';
+import { CHECKPOINT_BYTES, HashMismatchError, newUploadMeta, type SealedUpload, type UploadMeta } from './file-store.ts';
+import { DEFAULT_CHUNK_BYTES, SEALED_TAG_BYTES, encodeHeader, objectKey, openChunk, sealChunk, sealChunkParts } from './sealed.ts';
 
 /**
  * Resumable uploads that any replica can continue (PROVENA_ROLE=serve, or UPLOAD_STAGING=shared):
@@ -86,20 +86,7 @@ export class SharedStagingStore extends DataStore {
 
   override async create(upload: Upload): Promise<Upload> {
     SharedStagingStore.check(upload.id);
-    const header = newHeader(this.chunkBytes);
-    const meta: SharedMeta = {
-      id: upload.id,
-      size: upload.size ?? 0,
-      offset: 0,
-      metadata: (upload.metadata ?? {}) as Record<string, string | null>,
-      creation_date: upload.creation_date ?? new Date().toISOString(),
-      chunkBytes: header.chunkBytes,
-      salt: header.salt.toString('hex'),
-      chunks: 0,
-      isFinished: false,
-      tail: '',
-      segments: [],
-    };
+    const meta: SharedMeta = { ...newUploadMeta(upload, this.chunkBytes).meta, tail: '', segments: [] };
     await this.db
       .insertInto('upload_sessions')
       .values({ id: meta.id, meta: JSON.stringify(meta), upload_offset: 0, size: meta.size, lock_owner: null, lock_until: null, created_at: Date.now(), finished_at: null })
