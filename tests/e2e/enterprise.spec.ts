@@ -1,13 +1,7 @@
 import { expect, type Browser, type Page } from '@playwright/test';
 import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { cardCheckChar } from '../../core/identity.ts';
-import { createOperator, enrollOperatorInPage, field, totpCode, latestCode, randomPhone, registerByApi, screenshot, tr, useLocale, type Locale, test } from './support.ts';
-
-function randomCardNo(): string {
-  const first17 = `110105199${Math.floor(Math.random() * 10)}0101${String(Math.floor(Math.random() * 1000)).padStart(3, '0')}`;
-  return first17 + cardCheckChar(first17);
-}
+import { createOperator, enrollOperatorInPage, field, totpCode, latestCode, randomCardNo, randomPhone, registerByApi, screenshot, tr, useLocale, type Locale, test } from './support.ts';
 
 function pngFile(salt: string) {
   const buffer = Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), Buffer.from(`licence-${salt}`)]);

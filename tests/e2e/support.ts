@@ -178,8 +178,15 @@ export function field(page: Page, label: string) {
 }
 
 /** An 18-digit ID card number with a valid check digit. */
+/**
+ * A valid identity-card number no one else in the run holds: a card number proves one person,
+ * so a second account with the same one is refused (phone_real_name_inconsistent). Birth dates
+ * over 40 years and a three-digit sequence give about 14.6 million numbers; the former ten
+ * years and one birthday gave 10 000, and a suite of a few hundred people drew one twice.
+ */
 export function randomCardNo(): string {
-  const first17 = `110105199${Math.floor(Math.random() * 10)}0101${String(Math.floor(Math.random() * 1000)).padStart(3, '0')}`;
+  const birth = new Date(Date.UTC(1960, 0, 1) + Math.floor(Math.random() * 40 * 365) * 86_400_000).toISOString().slice(0, 10).replaceAll('-', '');
+  const first17 = `110105${birth}${String(Math.floor(Math.random() * 1000)).padStart(3, '0')}`;
   return first17 + cardCheckChar(first17);
 }
 
