@@ -11,6 +11,7 @@
  * asks isomorphic-git: the reader only ever makes reads faster, never different.
  */
 import { unzlibSync } from 'fflate';
+import { toHex } from './ledger/bytes.ts';
 
 export type RawObject = { type: 'commit' | 'tree' | 'blob' | 'tag'; content: Uint8Array };
 
@@ -19,13 +20,6 @@ const OFS_DELTA = 6;
 const REF_DELTA = 7;
 
 type PromisesFs = { readdir(path: string): Promise<unknown>; readFile(path: string): Promise<unknown> };
-
-const HEX = '0123456789abcdef';
-function hexAt(bytes: Uint8Array, at: number, n: number): string {
-  let out = '';
-  for (let i = at; i < at + n; i++) out += HEX[bytes[i]! >> 4]! + HEX[bytes[i]! & 15]!;
-  return out;
-}
 
 class Pack {
   readonly data: Uint8Array;
@@ -123,7 +117,7 @@ class Pack {
       }
       baseOffset = offset - back;
     } else if (type === REF_DELTA) {
-      baseOid = hexAt(d, p, 20);
+      baseOid = toHex(d.subarray(p, p + 20));
       p += 20;
     }
     const end = this.endOf(offset);
