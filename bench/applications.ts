@@ -29,6 +29,9 @@ import { createKey, registerApplicationFile, type ApplicationRow } from '../serv
 import { ensureAccount } from '../server/services/credits.ts';
 import { signedHeaders } from '../core/applications.ts';
 import { sha256File } from '../bin/commands/sha256-file.ts';
+import { readMonitorSettings } from '../server/services/application-monitor.ts';
+
+const defaultTickMs = readMonitorSettings({}).tickMs;
 
 const isQuick = process.argv.includes('--quick');
 const FILES = Number(process.env.BENCH_FILES ?? (isQuick ? 2000 : 20_000));
@@ -180,7 +183,7 @@ const result = {
   cpus: os.cpus().length,
   ingest: { files: FILES, batch: BATCH, concurrency: CONCURRENCY, seconds: ingestS, per_second: FILES / ingestS, goal_per_second: 2000, cpu_us_per_file: (ingestCpu.user + ingestCpu.system) / FILES },
   baseline_in_process: { files: FILES, seconds: baselineS, per_second: FILES / baselineS, cpu_us_per_file: (baselineCpu.user + baselineCpu.system) / FILES },
-  monitoring: { applications: APPS, transitions, pass_ms: passMs, pass_event_loop_delay_max_ms: passLoopDelayMaxMs, quiet_pass_ms: quietPassMs, tick_ms: 5000, detection_bound_s: 'interval + grace + tick (5 s) + pass' },
+  monitoring: { applications: APPS, transitions, pass_ms: passMs, pass_event_loop_delay_max_ms: passLoopDelayMaxMs, quiet_pass_ms: quietPassMs, tick_ms: defaultTickMs, detection_after_grace_worst_s: Number(((defaultTickMs + passMs) / 1000).toFixed(2)), goal_detection_after_grace_s: 5, detection_note: 'an interruption is seen at the first pass after interval + grace: at worst one tick (the default APPLICATION_MONITOR_TICK_MS) plus the pass' },
   agent_hash: { mib: HASH_MIB, runs: 'best of 3, alternating', agent_seconds: agentS, sha256sum_seconds: sumS, agent_mib_s: HASH_MIB / agentS, sha256sum_mib_s: HASH_MIB / sumS, ratio: agentS / sumS },
 };
 fs.mkdirSync('bench/results', { recursive: true });

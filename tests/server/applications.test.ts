@@ -8,7 +8,8 @@ import { memberOf, ownerWithEnterprise } from './enterprise-helpers.ts';
 import { giveCredits } from './credit-helpers.ts';
 import { createApplication, signed, type AppCredentials } from './application-helpers.ts';
 import { signRequest, signedHeaders } from '../../core/applications.ts';
-import { computeState } from '../../server/services/application-monitor.ts';
+import { ApplicationMonitor, computeState } from '../../server/services/application-monitor.ts';
+import { keyringOf } from '../../server/keys/platform-keys.ts';
 import { readProofPdf } from '../../server/services/proof-pdf.ts';
 
 vi.setConfig({ testTimeout: 120_000 });
@@ -374,5 +375,68 @@ describe('monitoring and alarms', () => {
     } finally {
       receiver.close();
     }
+  });
+});
+
+describe('the monitor pass', () => {
+  it('records many transitions in set-based chunks, each once even when two processes pass at the same time, with one alarm and a delivery per target', async () => {
+    const phones = [`137${String(Date.now()).slice(-8)}`, `136${String(Date.now()).slice(-8)}`];
+    const a = await createApplication(h, owner.cookie, { interval_seconds: 5, grace_seconds: 5, alarm_phones: phones });
+    const b = await createApplication(h, owner.cookie, { interval_seconds: 60, grace_seconds: 30, webhook_urls: ['https://hooks.example.com/provena'] });
+    const c = await createApplication(h, owner.cookie, { interval_seconds: 3600, grace_seconds: 600 });
+    const d = await createApplication(h, owner.cookie, { interval_seconds: 3600, grace_seconds: 600 });
+    for (const app of [a, b, c, d]) expect((await signed(h, app, 'POST', '/open-api/v1/heartbeat', {})).statusCode).toBe(200);
+    const first = h.app.applicationMonitor;
+    await first.evaluate(Date.now());
+    for (const app of [a, b, c, d]) expect((await stateOf(owner.cookie, app.application_id)).state).toBe('normal');
+    // d keeps talking, but with a wrong secret: from the same state as a and b, to another one.
+    for (let i = 0; i < 3; i++) expect((await signed(h, { key_id: d.key_id, secret: 'sk_wrong' }, 'POST', '/open-api/v1/heartbeat', {})).statusCode).toBe(401);
+    // A second process's scheduler on the same database, passing at the same moment.
+    const second = new ApplicationMonitor({ db: h.app.db, keyring: keyringOf(h.app.db), sms: h.app.sms, log: h.app.log, settings: first.settings });
+    const now = Date.now() + 120_000;
+    await Promise.all([first.evaluate(now), second.evaluate(now)]);
+    const ids = [a, b, c, d].map((x) => x.application_id);
+    const transitions = await h.app.db.selectFrom('application_transitions').select(['application_id', 'from_state', 'to_state', 'reason']).where('application_id', 'in', ids).where('at', '=', now).execute();
+    expect(transitions.map((t) => [Number(t.application_id), `${t.from_state}>${t.to_state}`]).sort()).toEqual([[a.application_id, 'normal>interrupted'], [b.application_id, 'normal>interrupted'], [d.application_id, 'normal>abnormal']].sort());
+    // Each application's own state and reason (the chunk's CASE matched rows by id).
+    for (const t of transitions) expect(t.reason).toMatch(Number(t.application_id) === d.application_id ? /^errors:3\/4$/ : /^silence:1[23]\d$/);
+    expect((await stateOf(owner.cookie, d.application_id))).toMatchObject({ state: 'abnormal', state_reason: 'errors:3/4' });
+    expect((await stateOf(owner.cookie, c.application_id)).state).toBe('normal');
+    const alarms = await h.app.db.selectFrom('application_alarms').select(['id', 'application_id', 'transition_id', 'kind']).where('application_id', 'in', ids).where('created_at', '=', now).execute();
+    expect(alarms.map((x) => [Number(x.application_id), x.kind]).sort()).toEqual([[a.application_id, 'interrupted'], [b.application_id, 'interrupted'], [d.application_id, 'abnormal']].sort());
+    expect(alarms.every((x) => x.transition_id !== null)).toBe(true);
+    const deliveries = await h.app.db.selectFrom('application_deliveries').select(['alarm_id', 'channel', 'target']).where('alarm_id', 'in', alarms.map((x) => x.id)).execute();
+    const alarmOf = new Map(alarms.map((x) => [Number(x.id), Number(x.application_id)]));
+    expect(deliveries.map((d) => [alarmOf.get(Number(d.alarm_id)), d.channel, d.target]).sort()).toEqual(
+      [[a.application_id, 'sms', phones[0]], [a.application_id, 'sms', phones[1]], [b.application_id, 'webhook', 'https://hooks.example.com/provena']].sort(),
+    );
+    // A later pass changes nothing.
+    await Promise.all([first.evaluate(now + 1000), second.evaluate(now + 1000)]);
+    expect(Number((await h.app.db.selectFrom('application_transitions').select((eb) => eb.fn.countAll().as('n')).where('application_id', 'in', ids).executeTakeFirstOrThrow()).n)).toBe(7);
+  });
+});
+
+describe('a webhook receiver that never answers', () => {
+  it('does not hold the next pass: another application falling silent is still seen at the next tick', async () => {
+    let posts = 0;
+    // Each alarm webhook hangs, as a receiver that accepts the connection and never answers.
+    const hanging = new ApplicationMonitor({ db: h.app.db, keyring: keyringOf(h.app.db), sms: h.app.sms, log: h.app.log, settings: h.app.applicationMonitor.settings, post: () => {
+      posts += 1;
+      return new Promise(() => undefined);
+    } });
+    const slow = await createApplication(h, owner.cookie, { interval_seconds: 5, grace_seconds: 5, webhook_urls: ['https://hooks.example.com/slow'] });
+    const other = await createApplication(h, owner.cookie, { interval_seconds: 7200, grace_seconds: 30 });
+    expect((await signed(h, slow, 'POST', '/open-api/v1/heartbeat', {})).statusCode).toBe(200);
+    expect((await signed(h, other, 'POST', '/open-api/v1/heartbeat', {})).statusCode).toBe(200);
+    const t0 = Date.now() + 3600_000;
+    void hanging.tick(t0);
+    await vi.waitFor(() => expect(posts).toBeGreaterThan(0), { timeout: 5000 });
+    expect((await stateOf(owner.cookie, slow.application_id)).state).toBe('interrupted');
+    expect((await stateOf(owner.cookie, other.application_id)).state).toBe('normal');
+    // The first tick's webhook is still hanging; the next tick's pass runs all the same.
+    await signed(h, other, 'POST', '/open-api/v1/heartbeat', {});
+    const t1 = Date.now() + 3 * 3600_000;
+    void hanging.tick(t1);
+    await vi.waitFor(async () => expect((await stateOf(owner.cookie, other.application_id)).state).toBe('interrupted'), { timeout: 5000 });
   });
 });
