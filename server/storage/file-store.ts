@@ -101,7 +101,7 @@ export type UploadStaging = DataStore & {
   readMeta(id: string): Promise<UploadMeta | null>;
   seal(id: string, expectedSha256: string): Promise<SealedUpload>;
   finish(id: string, size: number): Promise<void>;
-  write(stream: Readable, id: string, offset: number): Promise<number>;
+  write(stream: AsyncIterable<Buffer>, id: string, offset: number): Promise<number>;
   remove(id: string): Promise<void>;
   deleteExpired(): Promise<number>;
 };
@@ -331,7 +331,7 @@ export class StagingStore extends DataStore {
    * dropped network) ends the stream early: whatever arrived is kept, so the next HEAD
    * tells the client where to resume. A failed disk write keeps nothing of this request.
    */
-  override async write(stream: Readable, id: string, offset: number): Promise<number> {
+  override async write(stream: AsyncIterable<Buffer>, id: string, offset: number): Promise<number> {
     const meta = await this.readMeta(id);
     if (!meta) throw ERRORS.FILE_NOT_FOUND;
     if (meta.isFinished || offset !== meta.offset) throw ERRORS.INVALID_OFFSET;
@@ -352,9 +352,11 @@ export class StagingStore extends DataStore {
     let chunks = meta.chunks;
     let committed = meta.offset;
     let streamError: unknown = null;
+    let checkpoint: Promise<void> | null = null;
+    let checkpointError: unknown = null;
     try {
       try {
-        for await (const piece of stream as AsyncIterable<Buffer>) {
+        for await (const piece of stream) {
           if (received + piece.length > meta.size) throw ERRORS.ERR_SIZE_EXCEEDED;
           hasher.update(piece);
           received += piece.length;
@@ -371,16 +373,26 @@ export class StagingStore extends DataStore {
               position += body.length + tag.length;
               chunks += 1;
               fill = 0;
-              // A chunk boundary with no tail: commit the offset so a crash resumes here.
+              if (checkpointError) throw new DiskError(checkpointError);
+              // A chunk boundary with no tail: commit the offset so a crash resumes here. The commit
+              // (data fsynced, then the metadata) runs while the next chunks arrive and are written:
+              // every chunk it claims is written already, and one commit runs at a time.
               const boundary = chunks * meta.chunkBytes;
-              if (boundary - committed >= CHECKPOINT_BYTES) {
-                try {
-                  await handle.datasync();
-                  await this.writeMeta({ ...meta, offset: boundary, chunks, tail: '' });
-                } catch (error) {
-                  throw new DiskError(error);
-                }
+              if (boundary - committed >= CHECKPOINT_BYTES && !checkpoint) {
+                const at = { offset: boundary, chunks };
                 committed = boundary;
+                checkpoint = (async () => {
+                  await handle.datasync();
+                  await this.writeMeta({ ...meta, ...at, tail: '' });
+                })().then(
+                  () => {
+                    checkpoint = null;
+                  },
+                  (error: unknown) => {
+                    checkpointError = error;
+                    checkpoint = null;
+                  },
+                );
               }
             }
             const n = Math.min(meta.chunkBytes - fill, piece.length - at);
@@ -396,12 +408,17 @@ export class StagingStore extends DataStore {
         if (error instanceof DiskError) throw error.cause;
         streamError = error;
       }
+      // The last commit goes after the one still running, never before it.
+      await checkpoint;
+      if (checkpointError) throw checkpointError;
       await handle.datasync();
       await this.writeMeta({ ...meta, offset: received, chunks, tail: this.sealTail(meta, chunk.subarray(0, fill)) });
       // A tail file from metadata written before the tail moved inside it is spent now.
       if (meta.tail === undefined) await fs.promises.rm(this.file(id, 'tail'), { force: true });
       this.hashes.set(id, { hash: hasher, offset: received });
     } finally {
+      // A commit still running on a failed request lands before the next request reads the metadata.
+      await checkpoint;
       await handle.close();
     }
     if (streamError) throw streamError;
