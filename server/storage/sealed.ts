@@ -1,4 +1,4 @@
-import { createCipheriv, createDecipheriv, hkdfSync, randomBytes } from 'node:crypto';
+import { createCipheriv, createDecipheriv, hkdfSync, randomBytes, webcrypto } from 'node:crypto';
 import { Transform, type TransformCallback } from 'node:stream';
 
 /**
@@ -62,6 +62,30 @@ export function sealChunkParts(key: Buffer, index: number, plain: Uint8Array, is
   const body = cipher.update(plain);
   cipher.final();
   return [body, cipher.getAuthTag()];
+}
+
+/** An object key for the WebCrypto chunk functions (sealChunkAsync, openChunkAsync). */
+export function gcmKey(key: Buffer): Promise<webcrypto.CryptoKey> {
+  return webcrypto.subtle.importKey('raw', key, 'AES-GCM', false, ['encrypt', 'decrypt']);
+}
+
+/**
+ * sealChunk on libuv's thread pool (WebCrypto), so that sealing runs beside the event loop (which
+ * receives and hashes the next bytes): the same bytes as sealChunk. `plain` is copied when called,
+ * so its buffer may be refilled at once.
+ */
+export async function sealChunkAsync(key: webcrypto.CryptoKey, index: number, plain: Uint8Array, isLast: boolean): Promise<Buffer> {
+  return Buffer.from(await webcrypto.subtle.encrypt({ name: 'AES-GCM', iv: nonce(index), additionalData: Buffer.from([isLast ? 1 : 0]), tagLength: 128 }, key, plain));
+}
+
+/** openChunk on the thread pool (WebCrypto); a chunk that fails authentication throws SealedFormatError. */
+export async function openChunkAsync(key: webcrypto.CryptoKey, index: number, sealed: Uint8Array, isLast: boolean): Promise<Buffer> {
+  if (sealed.length < SEALED_TAG_BYTES) throw new SealedFormatError('truncated chunk');
+  try {
+    return Buffer.from(await webcrypto.subtle.decrypt({ name: 'AES-GCM', iv: nonce(index), additionalData: Buffer.from([isLast ? 1 : 0]), tagLength: 128 }, key, sealed));
+  } catch {
+    throw new SealedFormatError(`chunk ${index} failed authentication`);
+  }
 }
 
 /** Seals chunk `index` (ciphertext followed by its tag). */

@@ -5,7 +5,7 @@ import { randomBytes } from 'node:crypto';
 import { Readable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { localDriver, s3Driver, type ObjectDriver } from '../../server/storage/drivers.ts';
-import { DEFAULT_CHUNK_BYTES, SEALED_HEADER_BYTES, SEALED_TAG_BYTES, openStream, sealStream, sealedSize } from '../../server/storage/sealed.ts';
+import { DEFAULT_CHUNK_BYTES, SEALED_HEADER_BYTES, SEALED_TAG_BYTES, gcmKey, objectKey, openChunk, openChunkAsync, openStream, sealChunk, sealChunkAsync, sealStream, sealedSize } from '../../server/storage/sealed.ts';
 import { createFileStore, loadMasterKey, objectKeyOf } from '../../server/storage/file-store.ts';
 import { readEnv, type StorageEnv } from '../../server/env.ts';
 import { Upload } from '@tus/utils';
@@ -53,6 +53,28 @@ describe('sealed objects (AES-256-GCM in chunks)', () => {
     ]);
     await expect(open(swapped)).rejects.toThrow(/authentication/);
     await expect(collect(Readable.from([sealed]).pipe(openStream(randomBytes(32))))).rejects.toThrow(/authentication/);
+  });
+
+  it('chunks sealed and opened on the thread pool (WebCrypto) are the same bytes as in line, and refused the same way', async () => {
+    const key = objectKey(master, randomBytes(16));
+    const gcm = await gcmKey(key);
+    for (const [index, isLast] of [[0, false], [7, false], [9, true]] as const) {
+      const plain = randomBytes(4096 + index);
+      const buffer = Buffer.from(plain);
+      const sealing = sealChunkAsync(gcm, index, buffer, isLast);
+      // The input is copied when called: the upload refills its chunk buffer at once.
+      buffer.fill(0);
+      const sealed = await sealing;
+      expect(sealed.equals(sealChunk(key, index, plain, isLast))).toBe(true);
+      expect((await openChunkAsync(gcm, index, sealed, isLast)).equals(plain)).toBe(true);
+      expect(openChunk(key, index, sealed, isLast).equals(plain)).toBe(true);
+      // Another index, the other last-chunk flag or a flipped byte: refused.
+      await expect(openChunkAsync(gcm, index + 1, sealed, isLast)).rejects.toThrow(/authentication/);
+      await expect(openChunkAsync(gcm, index, sealed, !isLast)).rejects.toThrow(/authentication/);
+      const flipped = Buffer.from(sealed);
+      flipped[3]! ^= 1;
+      await expect(openChunkAsync(gcm, index, flipped, isLast)).rejects.toThrow(/authentication/);
+    }
   });
 
   it('never holds the plaintext in the sealed bytes', async () => {
