@@ -146,17 +146,26 @@ export function sealStream(master: Buffer, chunkBytes = DEFAULT_CHUNK_BYTES): Tr
   });
 }
 
-/** Sealed object → plaintext, streaming; fails on any altered, reordered or missing chunk. */
+/** Chunks being opened on the thread pool at once while a download reads on (memory: that many chunks). */
+const OPENS_IN_FLIGHT = 4;
+
+/**
+ * Sealed object → plaintext, streaming; fails on any altered, reordered or missing chunk. Full
+ * chunks are opened on the thread pool (WebCrypto), up to OPENS_IN_FLIGHT at once while the next
+ * ones are read, and given out in order; the last one is opened when the source ends.
+ */
 export function openStream(master: Buffer): Transform {
   const header = Buffer.alloc(SEALED_HEADER_BYTES);
   let headerFill = 0;
   let key: Buffer | null = null;
-  // One reused buffer for the sealed chunk being gathered.
+  let gcm: Promise<webcrypto.CryptoKey> | null = null;
+  // One reused buffer for the sealed chunk being gathered (WebCrypto copies it when called).
   let sealed = Buffer.alloc(0);
   let fill = 0;
   let index = 0;
+  const opening: Array<Promise<Buffer>> = [];
   return new Transform({
-    transform(chunk: Buffer, _enc, done: TransformCallback) {
+    async transform(chunk: Buffer, _enc, done: TransformCallback) {
       try {
         let at = 0;
         if (!key) {
@@ -167,13 +176,18 @@ export function openStream(master: Buffer): Transform {
           if (headerFill < SEALED_HEADER_BYTES) return done();
           const h = decodeHeader(header);
           key = objectKey(master, h.salt);
+          gcm = gcmKey(key);
           sealed = Buffer.allocUnsafe(h.chunkBytes + SEALED_TAG_BYTES);
         }
         while (at < chunk.length) {
           // A full chunk is the last one only if nothing follows it: open it once more arrives.
           if (fill === sealed.length) {
-            this.push(openChunk(key, index++, sealed, false));
+            const opened = openChunkAsync(await gcm!, index++, sealed, false);
+            // Settled here if an earlier chunk fails first; the error is the earlier one's.
+            opened.catch(() => {});
+            opening.push(opened);
             fill = 0;
+            if (opening.length >= OPENS_IN_FLIGHT) this.push(await opening.shift()!);
           }
           const n = Math.min(sealed.length - fill, chunk.length - at);
           chunk.copy(sealed, fill, at, at + n);
@@ -185,9 +199,10 @@ export function openStream(master: Buffer): Transform {
         done(error as Error);
       }
     },
-    flush(done: TransformCallback) {
+    async flush(done: TransformCallback) {
       try {
         if (!key) throw new SealedFormatError('not a sealed object');
+        while (opening.length > 0) this.push(await opening.shift()!);
         this.push(openChunk(key, index, sealed.subarray(0, fill), true));
         done();
       } catch (error) {
