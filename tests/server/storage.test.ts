@@ -325,3 +325,58 @@ describe.each(cases)('storage driver: $name', ({ setup, withApp }) => {
     }
   }, 60_000);
 });
+
+describe('tus PATCH answered by the storage routes (the Node request read directly)', () => {
+  it('keeps the tus answers (412, 403, 409, 413), leaves no tail after a chunk boundary, and refuses bytes that are not the named file', async () => {
+    const h: Harness = await startHarness({});
+    try {
+      const base = await listen(h);
+      const owner = await ownerWithEnterprise(h, '协议测试有限公司');
+      await creditsForAssets(h, owner, owner, 2);
+      const named = randomBytes(DEFAULT_CHUNK_BYTES * 2 + 777);
+      const identity = identityOf(named, 'bin');
+      await registerAsset(h, owner, identity);
+      const created = await fetch(`${base}/api/v1/storage/uploads`, {
+        method: 'POST',
+        headers: { cookie: owner.cookie, 'tus-resumable': '1.0.0', 'upload-length': String(named.length), 'upload-metadata': `identity ${Buffer.from(identity).toString('base64')}` },
+      });
+      expect(created.status).toBe(201);
+      const url = `${base}${new URL(created.headers.get('location')!, base).pathname}`;
+      const patch = (headers: Record<string, string>, body: Buffer) =>
+        fetch(url, { method: 'PATCH', headers: { cookie: owner.cookie, 'content-type': 'application/offset+octet-stream', ...headers }, body });
+      const tus = { 'tus-resumable': '1.0.0' };
+
+      expect((await patch({ 'upload-offset': '0' }, named.subarray(0, 10))).status).toBe(412);
+      const noOffset = await patch(tus, named.subarray(0, 10));
+      expect([noOffset.status, await noOffset.text()]).toEqual([403, 'Upload-Offset header required\n']);
+      expect((await patch({ ...tus, 'upload-offset': '-1' }, named.subarray(0, 10))).status).toBe(400);
+      expect((await patch({ ...tus, 'upload-offset': '5' }, named.subarray(0, 10))).status).toBe(409);
+      expect((await patch({ ...tus, 'upload-offset': '0' }, Buffer.concat([named, Buffer.alloc(1)]))).status).toBe(413);
+
+      // Exactly one chunk: sealed at once (more of the file follows), so nothing waits in the metadata.
+      const first = await patch({ ...tus, 'upload-offset': '0' }, named.subarray(0, DEFAULT_CHUNK_BYTES));
+      expect(first.status).toBe(204);
+      expect(first.headers.get('upload-offset')).toBe(String(DEFAULT_CHUNK_BYTES));
+      expect(first.headers.get('tus-resumable')).toBe('1.0.0');
+      expect(first.headers.get('upload-expires')).toBeTruthy();
+      const stagingDir = path.join(h.app.env.dataDir, 'uploads');
+      const metaFile = fs.readdirSync(stagingDir).find((n) => n.endsWith('.json'))!;
+      const meta = JSON.parse(fs.readFileSync(path.join(stagingDir, metaFile), 'utf8'));
+      expect(meta).toMatchObject({ offset: DEFAULT_CHUNK_BYTES, chunks: 1, tail: '' });
+      expect(fs.statSync(path.join(stagingDir, metaFile)).mode & 0o777).toBe(0o600);
+
+      // The rest with one byte changed: the digest checked at the end refuses it, nothing is stored.
+      const rest = Buffer.from(named.subarray(DEFAULT_CHUNK_BYTES));
+      rest[rest.length - 1]! ^= 1;
+      const last = await patch({ ...tus, 'upload-offset': String(DEFAULT_CHUNK_BYTES) }, rest);
+      expect(last.status).toBe(400);
+      expect(await last.json()).toEqual({ message: 'hash_mismatch', field_name: 'file' });
+      expect(await h.app.fileStore.isStored(identity)).toBe(false);
+      expect(fs.readdirSync(stagingDir).filter((name) => !name.endsWith('.done'))).toEqual([]);
+      const row = await h.app.db.selectFrom('stored_files').selectAll().where('id', '=', identity).executeTakeFirst();
+      expect(row).toBeUndefined();
+    } finally {
+      await h.close();
+    }
+  });
+});
