@@ -343,7 +343,7 @@ describe('tus PATCH answered by the storage routes (the Node request read direct
       expect(created.status).toBe(201);
       const url = `${base}${new URL(created.headers.get('location')!, base).pathname}`;
       const patch = (headers: Record<string, string>, body: Buffer) =>
-        fetch(url, { method: 'PATCH', headers: { cookie: owner.cookie, 'content-type': 'application/offset+octet-stream', ...headers }, body });
+        fetch(url, { method: 'PATCH', headers: { cookie: owner.cookie, 'content-type': 'application/offset+octet-stream', ...headers }, body: new Uint8Array(body) });
       const tus = { 'tus-resumable': '1.0.0' };
 
       expect((await patch({ 'upload-offset': '0' }, named.subarray(0, 10))).status).toBe(412);
