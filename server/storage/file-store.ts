@@ -14,6 +14,7 @@ import {
   newHeader,
   objectKey,
   openChunk,
+  openSealedFile,
   openStream,
   sealChunk,
   gcmKey,
@@ -82,7 +83,7 @@ export function newUploadMeta(upload: Upload, chunkBytes: number): { meta: Uploa
 export const CHECKPOINT_BYTES = 8 * 1024 * 1024;
 
 /** Full chunks being sealed or written while the request's next bytes are received (memory: that many chunks). */
-const SEALS_IN_FLIGHT = 4;
+const SEALS_IN_FLIGHT = 2;
 
 export class HashMismatchError extends Error {}
 
@@ -508,6 +509,10 @@ export function createFileStore(opts: { driver: ObjectDriver; master: Buffer; st
     driver,
     tus,
     async open(identity) {
+      if (driver.openFile) {
+        const handle = await driver.openFile(objectKeyOf(identity));
+        return handle ? openSealedFile(handle, master) : null;
+      }
       const source = await driver.get(objectKeyOf(identity));
       if (!source) return null;
       const plain = openStream(master);

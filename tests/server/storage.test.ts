@@ -5,7 +5,7 @@ import { randomBytes } from 'node:crypto';
 import { Readable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { localDriver, s3Driver, type ObjectDriver } from '../../server/storage/drivers.ts';
-import { DEFAULT_CHUNK_BYTES, SEALED_HEADER_BYTES, SEALED_TAG_BYTES, gcmKey, objectKey, openChunk, openChunkAsync, openStream, sealChunk, sealChunkAsync, sealStream, sealedSize } from '../../server/storage/sealed.ts';
+import { DEFAULT_CHUNK_BYTES, SEALED_HEADER_BYTES, SEALED_TAG_BYTES, gcmKey, objectKey, openChunk, openChunkAsync, openSealedFile, openStream, sealChunk, sealChunkAsync, sealStream, sealedSize } from '../../server/storage/sealed.ts';
 import { createFileStore, loadMasterKey, objectKeyOf } from '../../server/storage/file-store.ts';
 import { readEnv, type StorageEnv } from '../../server/env.ts';
 import { Upload } from '@tus/utils';
@@ -74,6 +74,32 @@ describe('sealed objects (AES-256-GCM in chunks)', () => {
       const flipped = Buffer.from(sealed);
       flipped[3]! ^= 1;
       await expect(openChunkAsync(gcm, index, flipped, isLast)).rejects.toThrow(/authentication/);
+    }
+  });
+
+  it('a sealed file read in place (downloads from the local driver) gives the same plaintext and refuses the same damage', async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'provena-sealed-file-'));
+    const openFile = async (bytes: Buffer, key = master) => {
+      const file = path.join(dir, randomBytes(4).toString('hex'));
+      fs.writeFileSync(file, bytes);
+      return collect(openSealedFile(await fs.promises.open(file, 'r'), key));
+    };
+    try {
+      for (const size of [0, 1, 4095, 4096, 4097, 9 * 4096, 9 * 4096 + 17]) {
+        const plain = randomBytes(size);
+        expect((await openFile(await seal(plain))).equals(plain), String(size)).toBe(true);
+      }
+      const sealed = await seal(randomBytes(9 * 4096 + 5));
+      const flipped = Buffer.from(sealed);
+      flipped[SEALED_HEADER_BYTES + 6 * (4096 + SEALED_TAG_BYTES) + 3]! ^= 1;
+      await expect(openFile(flipped)).rejects.toThrow(/authentication/);
+      // The last chunk dropped (the one before it was not sealed as last), or cut short.
+      await expect(openFile(sealed.subarray(0, SEALED_HEADER_BYTES + 9 * (4096 + SEALED_TAG_BYTES)))).rejects.toThrow(/authentication/);
+      await expect(openFile(sealed.subarray(0, sealed.length - 3))).rejects.toThrow(/authentication|truncated/);
+      await expect(openFile(randomBytes(100))).rejects.toThrow(/sealed object/);
+      await expect(openFile(sealed, randomBytes(32))).rejects.toThrow(/authentication/);
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
     }
   });
 
