@@ -83,7 +83,7 @@ export function newUploadMeta(upload: Upload, chunkBytes: number): { meta: Uploa
 export const CHECKPOINT_BYTES = 8 * 1024 * 1024;
 
 /** Full chunks being sealed or written while the request's next bytes are received (memory: that many chunks). */
-const SEALS_IN_FLIGHT = 2;
+const SEALS_IN_FLIGHT = 1;
 
 export class HashMismatchError extends Error {}
 

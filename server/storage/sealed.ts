@@ -148,7 +148,7 @@ export function sealStream(master: Buffer, chunkBytes = DEFAULT_CHUNK_BYTES): Tr
 }
 
 /** Chunks being opened on the thread pool at once while a download reads on (memory: that many chunks). */
-const OPENS_IN_FLIGHT = 4;
+const OPENS_IN_FLIGHT = 2;
 
 /**
  * Sealed object → plaintext, streaming; fails on any altered, reordered or missing chunk. Full
