@@ -24,6 +24,8 @@ export type ObjectDriver = {
   putFile(key: string, sourcePath: string): Promise<void>;
   /** A stream of the object, or null when there is none. */
   get(key: string): Promise<Readable | null>;
+  /** The object as an open local file (the local driver only), or null when there is none: read in place by downloads. */
+  openFile?(key: string): Promise<fs.promises.FileHandle | null>;
   /** The object's size, or null when there is none. */
   size(key: string): Promise<number | null>;
   remove(key: string): Promise<void>;
@@ -90,6 +92,14 @@ export function localDriver(dir: string): ObjectDriver {
       try {
         const handle = await fs.promises.open(file, 'r');
         return handle.createReadStream({ highWaterMark: 1024 * 1024 });
+      } catch (error) {
+        if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
+        throw error;
+      }
+    },
+    async openFile(key) {
+      try {
+        return await fs.promises.open(pathOf(key), 'r');
       } catch (error) {
         if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
         throw error;

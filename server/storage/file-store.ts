@@ -14,9 +14,11 @@ import {
   newHeader,
   objectKey,
   openChunk,
+  openSealedFile,
   openStream,
   sealChunk,
-  sealChunkParts,
+  gcmKey,
+  sealChunkAsync,
   type SealedHeader,
 } from './sealed.ts';
 
@@ -80,6 +82,9 @@ export function newUploadMeta(upload: Upload, chunkBytes: number): { meta: Uploa
  */
 export const CHECKPOINT_BYTES = 8 * 1024 * 1024;
 
+/** Full chunks being sealed or written while the request's next bytes are received (memory: that many chunks). */
+const SEALS_IN_FLIGHT = 1;
+
 export class HashMismatchError extends Error {}
 
 /** A sealed, checked upload ready to become a stored object. */
@@ -101,7 +106,7 @@ export type UploadStaging = DataStore & {
   readMeta(id: string): Promise<UploadMeta | null>;
   seal(id: string, expectedSha256: string): Promise<SealedUpload>;
   finish(id: string, size: number): Promise<void>;
-  write(stream: Readable, id: string, offset: number): Promise<number>;
+  write(stream: AsyncIterable<Buffer>, id: string, offset: number): Promise<number>;
   remove(id: string): Promise<void>;
   deleteExpired(): Promise<number>;
 };
@@ -331,7 +336,7 @@ export class StagingStore extends DataStore {
    * dropped network) ends the stream early: whatever arrived is kept, so the next HEAD
    * tells the client where to resume. A failed disk write keeps nothing of this request.
    */
-  override async write(stream: Readable, id: string, offset: number): Promise<number> {
+  override async write(stream: AsyncIterable<Buffer>, id: string, offset: number): Promise<number> {
     const meta = await this.readMeta(id);
     if (!meta) throw ERRORS.FILE_NOT_FOUND;
     if (meta.isFinished || offset !== meta.offset) throw ERRORS.INVALID_OFFSET;
@@ -352,41 +357,84 @@ export class StagingStore extends DataStore {
     let chunks = meta.chunks;
     let committed = meta.offset;
     let streamError: unknown = null;
+    let checkpoint: Promise<void> | null = null;
+    let checkpointError: unknown = null;
+    // Full chunks are sealed on the thread pool while the next bytes arrive and are hashed here;
+    // their writes are chained in order, at most SEALS_IN_FLIGHT chunks behind the bytes received.
+    const gcm = await gcmKey(key);
+    let written = chunks;
+    let writes: Promise<void> = Promise.resolve();
+    const inFlight: Array<Promise<void>> = [];
+    let diskError: unknown = null;
+    /** After chunk `index` is written: commit the offset when one is due and none is running. */
+    const afterWrite = (index: number) => {
+      written = index + 1;
+      // A chunk boundary with no tail: commit the offset so a crash resumes here. The commit
+      // (data fsynced, then the metadata) runs while the next chunks arrive and are written:
+      // every chunk it claims is written already, and one commit runs at a time.
+      const boundary = written * meta.chunkBytes;
+      if (boundary - committed >= CHECKPOINT_BYTES && !checkpoint && !diskError) {
+        const at = { offset: boundary, chunks: written };
+        committed = boundary;
+        checkpoint = (async () => {
+          await handle.datasync();
+          await this.writeMeta({ ...meta, ...at, tail: '' });
+        })().then(
+          () => {
+            checkpoint = null;
+          },
+          (error: unknown) => {
+            checkpointError = error;
+            checkpoint = null;
+          },
+        );
+      }
+    };
+    /** Seals the full chunk as not the last and queues its write. */
+    const sealFull = async () => {
+      const index = chunks;
+      const at = position;
+      const sealing = sealChunkAsync(gcm, index, chunk, false);
+      position += sealedChunk;
+      chunks += 1;
+      fill = 0;
+      writes = Promise.all([writes, sealing]).then(async ([, sealed]) => {
+        if (diskError) return;
+        try {
+          await handle.write(sealed, 0, sealed.length, at);
+        } catch (error) {
+          diskError = error;
+          return;
+        }
+        afterWrite(index);
+      });
+      inFlight.push(writes);
+      if (inFlight.length > SEALS_IN_FLIGHT) await inFlight.shift();
+      if (diskError) throw new DiskError(diskError);
+      if (checkpointError) throw new DiskError(checkpointError);
+    };
+    /** Every queued write done (or failed), and the commit that may be running. */
+    const settle = async () => {
+      await writes.catch(() => {});
+      await checkpoint;
+    };
     try {
       try {
-        for await (const piece of stream as AsyncIterable<Buffer>) {
+        for await (const piece of stream) {
           if (received + piece.length > meta.size) throw ERRORS.ERR_SIZE_EXCEEDED;
           hasher.update(piece);
           received += piece.length;
           let at = 0;
           while (at < piece.length) {
-            // Keep a full chunk back until more follows: only the final chunk is sealed as last.
-            if (fill === meta.chunkBytes) {
-              const [body, tag] = sealChunkParts(key, chunks, chunk, false);
-              try {
-                await handle.writev([body, tag], position);
-              } catch (error) {
-                throw new DiskError(error);
-              }
-              position += body.length + tag.length;
-              chunks += 1;
-              fill = 0;
-              // A chunk boundary with no tail: commit the offset so a crash resumes here.
-              const boundary = chunks * meta.chunkBytes;
-              if (boundary - committed >= CHECKPOINT_BYTES) {
-                try {
-                  await handle.datasync();
-                  await this.writeMeta({ ...meta, offset: boundary, chunks, tail: '' });
-                } catch (error) {
-                  throw new DiskError(error);
-                }
-                committed = boundary;
-              }
-            }
+            // A full chunk (from a resumed tail) with more following is not the last one.
+            if (fill === meta.chunkBytes) await sealFull();
             const n = Math.min(meta.chunkBytes - fill, piece.length - at);
             piece.copy(chunk, fill, at, at + n);
             fill += n;
             at += n;
+            // Sealed as soon as it is full unless it ends the file (only the final chunk is sealed as
+            // last): a request that ends on a chunk boundary leaves no tail to carry to the next.
+            if (fill === meta.chunkBytes && (chunks + 1) * meta.chunkBytes < meta.size) await sealFull();
           }
         }
       } catch (error) {
@@ -396,12 +444,18 @@ export class StagingStore extends DataStore {
         if (error instanceof DiskError) throw error.cause;
         streamError = error;
       }
+      // The last commit goes after the queued writes and the commit still running, never before.
+      await settle();
+      if (diskError) throw diskError;
+      if (checkpointError) throw checkpointError;
       await handle.datasync();
       await this.writeMeta({ ...meta, offset: received, chunks, tail: this.sealTail(meta, chunk.subarray(0, fill)) });
       // A tail file from metadata written before the tail moved inside it is spent now.
       if (meta.tail === undefined) await fs.promises.rm(this.file(id, 'tail'), { force: true });
       this.hashes.set(id, { hash: hasher, offset: received });
     } finally {
+      // Writes and a commit still running on a failed request land before the next request reads the metadata.
+      await settle();
       await handle.close();
     }
     if (streamError) throw streamError;
@@ -455,6 +509,10 @@ export function createFileStore(opts: { driver: ObjectDriver; master: Buffer; st
     driver,
     tus,
     async open(identity) {
+      if (driver.openFile) {
+        const handle = await driver.openFile(objectKeyOf(identity));
+        return handle ? openSealedFile(handle, master) : null;
+      }
       const source = await driver.get(objectKeyOf(identity));
       if (!source) return null;
       const plain = openStream(master);

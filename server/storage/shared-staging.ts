@@ -173,7 +173,7 @@ export class SharedStagingStore extends DataStore {
     return hash;
   }
 
-  override async write(stream: Readable, id: string, offset: number): Promise<number> {
+  override async write(stream: AsyncIterable<Buffer>, id: string, offset: number): Promise<number> {
     SharedStagingStore.check(id);
     const owner = randomBytes(8).toString('hex');
     if (!(await this.lock(id, owner))) {
@@ -213,7 +213,7 @@ export class SharedStagingStore extends DataStore {
     let streamError: unknown = null;
     try {
       try {
-        for await (const piece of stream as AsyncIterable<Buffer>) {
+        for await (const piece of stream) {
           if (received + piece.length > meta.size) throw ERRORS.ERR_SIZE_EXCEEDED;
           hasher.update(piece);
           received += piece.length;

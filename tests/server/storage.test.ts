@@ -5,7 +5,7 @@ import { randomBytes } from 'node:crypto';
 import { Readable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { localDriver, s3Driver, type ObjectDriver } from '../../server/storage/drivers.ts';
-import { DEFAULT_CHUNK_BYTES, SEALED_HEADER_BYTES, SEALED_TAG_BYTES, openStream, sealStream, sealedSize } from '../../server/storage/sealed.ts';
+import { DEFAULT_CHUNK_BYTES, SEALED_HEADER_BYTES, SEALED_TAG_BYTES, gcmKey, objectKey, openChunk, openChunkAsync, openSealedFile, openStream, sealChunk, sealChunkAsync, sealStream, sealedSize } from '../../server/storage/sealed.ts';
 import { createFileStore, loadMasterKey, objectKeyOf } from '../../server/storage/file-store.ts';
 import { readEnv, type StorageEnv } from '../../server/env.ts';
 import { Upload } from '@tus/utils';
@@ -53,6 +53,54 @@ describe('sealed objects (AES-256-GCM in chunks)', () => {
     ]);
     await expect(open(swapped)).rejects.toThrow(/authentication/);
     await expect(collect(Readable.from([sealed]).pipe(openStream(randomBytes(32))))).rejects.toThrow(/authentication/);
+  });
+
+  it('chunks sealed and opened on the thread pool (WebCrypto) are the same bytes as in line, and refused the same way', async () => {
+    const key = objectKey(master, randomBytes(16));
+    const gcm = await gcmKey(key);
+    for (const [index, isLast] of [[0, false], [7, false], [9, true]] as const) {
+      const plain = randomBytes(4096 + index);
+      const buffer = Buffer.from(plain);
+      const sealing = sealChunkAsync(gcm, index, buffer, isLast);
+      // The input is copied when called: the upload refills its chunk buffer at once.
+      buffer.fill(0);
+      const sealed = await sealing;
+      expect(sealed.equals(sealChunk(key, index, plain, isLast))).toBe(true);
+      expect((await openChunkAsync(gcm, index, sealed, isLast)).equals(plain)).toBe(true);
+      expect(openChunk(key, index, sealed, isLast).equals(plain)).toBe(true);
+      // Another index, the other last-chunk flag or a flipped byte: refused.
+      await expect(openChunkAsync(gcm, index + 1, sealed, isLast)).rejects.toThrow(/authentication/);
+      await expect(openChunkAsync(gcm, index, sealed, !isLast)).rejects.toThrow(/authentication/);
+      const flipped = Buffer.from(sealed);
+      flipped[3]! ^= 1;
+      await expect(openChunkAsync(gcm, index, flipped, isLast)).rejects.toThrow(/authentication/);
+    }
+  });
+
+  it('a sealed file read in place (downloads from the local driver) gives the same plaintext and refuses the same damage', async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'provena-sealed-file-'));
+    const openFile = async (bytes: Buffer, key = master) => {
+      const file = path.join(dir, randomBytes(4).toString('hex'));
+      fs.writeFileSync(file, bytes);
+      return collect(openSealedFile(await fs.promises.open(file, 'r'), key));
+    };
+    try {
+      for (const size of [0, 1, 4095, 4096, 4097, 9 * 4096, 9 * 4096 + 17]) {
+        const plain = randomBytes(size);
+        expect((await openFile(await seal(plain))).equals(plain), String(size)).toBe(true);
+      }
+      const sealed = await seal(randomBytes(9 * 4096 + 5));
+      const flipped = Buffer.from(sealed);
+      flipped[SEALED_HEADER_BYTES + 6 * (4096 + SEALED_TAG_BYTES) + 3]! ^= 1;
+      await expect(openFile(flipped)).rejects.toThrow(/authentication/);
+      // The last chunk dropped (the one before it was not sealed as last), or cut short.
+      await expect(openFile(sealed.subarray(0, SEALED_HEADER_BYTES + 9 * (4096 + SEALED_TAG_BYTES)))).rejects.toThrow(/authentication/);
+      await expect(openFile(sealed.subarray(0, sealed.length - 3))).rejects.toThrow(/authentication|truncated/);
+      await expect(openFile(randomBytes(100))).rejects.toThrow(/sealed object/);
+      await expect(openFile(sealed, randomBytes(32))).rejects.toThrow(/authentication/);
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it('never holds the plaintext in the sealed bytes', async () => {
@@ -302,4 +350,59 @@ describe.each(cases)('storage driver: $name', ({ setup, withApp }) => {
       await h.close();
     }
   }, 60_000);
+});
+
+describe('tus PATCH answered by the storage routes (the Node request read directly)', () => {
+  it('keeps the tus answers (412, 403, 409, 413), leaves no tail after a chunk boundary, and refuses bytes that are not the named file', async () => {
+    const h: Harness = await startHarness({});
+    try {
+      const base = await listen(h);
+      const owner = await ownerWithEnterprise(h, '协议测试有限公司');
+      await creditsForAssets(h, owner, owner, 2);
+      const named = randomBytes(DEFAULT_CHUNK_BYTES * 2 + 777);
+      const identity = identityOf(named, 'bin');
+      await registerAsset(h, owner, identity);
+      const created = await fetch(`${base}/api/v1/storage/uploads`, {
+        method: 'POST',
+        headers: { cookie: owner.cookie, 'tus-resumable': '1.0.0', 'upload-length': String(named.length), 'upload-metadata': `identity ${Buffer.from(identity).toString('base64')}` },
+      });
+      expect(created.status).toBe(201);
+      const url = `${base}${new URL(created.headers.get('location')!, base).pathname}`;
+      const patch = (headers: Record<string, string>, body: Buffer) =>
+        fetch(url, { method: 'PATCH', headers: { cookie: owner.cookie, 'content-type': 'application/offset+octet-stream', ...headers }, body: new Uint8Array(body) });
+      const tus = { 'tus-resumable': '1.0.0' };
+
+      expect((await patch({ 'upload-offset': '0' }, named.subarray(0, 10))).status).toBe(412);
+      const noOffset = await patch(tus, named.subarray(0, 10));
+      expect([noOffset.status, await noOffset.text()]).toEqual([403, 'Upload-Offset header required\n']);
+      expect((await patch({ ...tus, 'upload-offset': '-1' }, named.subarray(0, 10))).status).toBe(400);
+      expect((await patch({ ...tus, 'upload-offset': '5' }, named.subarray(0, 10))).status).toBe(409);
+      expect((await patch({ ...tus, 'upload-offset': '0' }, Buffer.concat([named, Buffer.alloc(1)]))).status).toBe(413);
+
+      // Exactly one chunk: sealed at once (more of the file follows), so nothing waits in the metadata.
+      const first = await patch({ ...tus, 'upload-offset': '0' }, named.subarray(0, DEFAULT_CHUNK_BYTES));
+      expect(first.status).toBe(204);
+      expect(first.headers.get('upload-offset')).toBe(String(DEFAULT_CHUNK_BYTES));
+      expect(first.headers.get('tus-resumable')).toBe('1.0.0');
+      expect(first.headers.get('upload-expires')).toBeTruthy();
+      const stagingDir = path.join(h.app.env.dataDir, 'uploads');
+      const metaFile = fs.readdirSync(stagingDir).find((n) => n.endsWith('.json'))!;
+      const meta = JSON.parse(fs.readFileSync(path.join(stagingDir, metaFile), 'utf8'));
+      expect(meta).toMatchObject({ offset: DEFAULT_CHUNK_BYTES, chunks: 1, tail: '' });
+      expect(fs.statSync(path.join(stagingDir, metaFile)).mode & 0o777).toBe(0o600);
+
+      // The rest with one byte changed: the digest checked at the end refuses it, nothing is stored.
+      const rest = Buffer.from(named.subarray(DEFAULT_CHUNK_BYTES));
+      rest[rest.length - 1]! ^= 1;
+      const last = await patch({ ...tus, 'upload-offset': String(DEFAULT_CHUNK_BYTES) }, rest);
+      expect(last.status).toBe(400);
+      expect(await last.json()).toEqual({ message: 'hash_mismatch', field_name: 'file' });
+      expect(await h.app.fileStore.isStored(identity)).toBe(false);
+      expect(fs.readdirSync(stagingDir).filter((name) => !name.endsWith('.done'))).toEqual([]);
+      const row = await h.app.db.selectFrom('stored_files').selectAll().where('id', '=', identity).executeTakeFirst();
+      expect(row).toBeUndefined();
+    } finally {
+      await h.close();
+    }
+  });
 });
