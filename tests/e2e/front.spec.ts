@@ -53,8 +53,18 @@ async function pageText(url: string, headers: Record<string, string> = {}): Prom
   return { status: res.status, html };
 }
 
+/**
+ * The sections below the hero have `content-visibility: auto` (front.module.css): the browser draws
+ * them only near the viewport, so a full-page capture would show them blank. Draw them all first.
+ */
+async function drawWholePage(page: Page): Promise<void> {
+  // An inline style, not page.addStyleTag: that waits for a load event, which never comes with JavaScript off.
+  if (isShooting) await page.locator('section').evaluateAll((sections) => sections.forEach((s) => ((s as HTMLElement).style.contentVisibility = 'visible')));
+}
+
 /** A full-page screenshot, plus the page in slices of 1600 px (tall pages are unreadable in one image). */
 async function shoot(page: Page, name: string): Promise<void> {
+  await drawWholePage(page);
   await screenshot(page, name);
   if (!isShooting) return;
   const dir = path.join(process.cwd(), 'test-results', 'screens', 'slices');
@@ -112,6 +122,7 @@ test.describe('server-rendered public pages', () => {
     // The front chunk's stylesheet is linked: the hero is the dark band, not unstyled text.
     const background = await page.locator('section').first().evaluate((el) => getComputedStyle(el).backgroundImage);
     expect(background).toContain('linear-gradient');
+    await drawWholePage(page);
     await screenshot(page, 'front-nojs-en-1440');
     await context.close();
   });
@@ -204,6 +215,7 @@ test.describe('navigation and footer', () => {
     await expect(drawer.getByRole('link', { name: 'Partners' })).toHaveAttribute('href', '/partners');
     await expect(drawer.getByRole('link', { name: /Asset network/ })).toHaveAttribute('target', '_blank');
     await expect(drawer.getByRole('link', { name: /Asset verification centre/ })).toHaveAttribute('href', '/verify-file');
+    await drawWholePage(page);
     await screenshot(page, 'front-government-drawer-en-1440');
     await page.keyboard.press('Escape');
     // No phone in the user state: the logo reloads the government page.
@@ -235,6 +247,7 @@ test.describe('partners', () => {
     await expect(dialog.getByText('Please enter the contact name')).toBeVisible();
     await expect(dialog.getByText('Please enter the phone number')).toBeVisible();
     await expect(dialog.getByText('Please choose a cooperation method')).toBeVisible();
+    await drawWholePage(page);
     await screenshot(page, 'front-partners-errors-en-1440');
 
     const enterprise = `秦岭数据科技有限公司${Date.now()}`;
@@ -250,6 +263,7 @@ test.describe('partners', () => {
     await dialog.getByTestId('partner-submit').click();
     await expect(page.getByTestId('partner-thanks')).toBeVisible();
     await expect(page.getByRole('dialog', { name: 'Thank you' })).toBeVisible();
+    await drawWholePage(page);
     await screenshot(page, 'front-partners-thanks-en-1440');
     await page.getByTestId('partner-thanks-close').click();
     await expect(page.getByRole('dialog')).toHaveCount(0);
@@ -296,6 +310,7 @@ test.describe('partners', () => {
     await page.waitForLoadState('networkidle');
     await page.getByTestId('insurance-contact').first().click();
     await expect(page.getByRole('dialog', { name: tr('ja', 'Become a partner') })).toBeVisible();
+    await drawWholePage(page);
     await screenshot(page, 'front-insurance-form-ja-390');
     await page.context().close();
   });
