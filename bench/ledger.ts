@@ -31,6 +31,9 @@ import { loadPlatformSigner } from '../server/keys/platform-keys.ts';
 import { decodePackage, verifyCertificate } from '../core/ledger/package.ts';
 
 const isQuick = process.argv.includes('--quick');
+/** `--only registrations`: the registrations and their floor alone (no sealing, PDFs or verification; nothing written to bench/results). */
+const onlyAt = process.argv.indexOf('--only');
+const isOnlyRegistrations = onlyAt >= 0 && process.argv[onlyAt + 1] === 'registrations';
 const N = isQuick ? 500 : 5000;
 const PDFS = isQuick ? 20 : 100;
 const CONCURRENCY = 16;
@@ -72,6 +75,20 @@ const anyDb = db as unknown as Kysely<Record<string, Record<string, unknown>>>;
 await anyDb.schema.createTable('bench_floor').addColumn('id', 'integer').addColumn('dna', 'text').addColumn('record', 'text').addColumn('file_hash', 'text').execute();
 const floorMs = await pool(N, (i) => anyDb.insertInto('bench_floor').values({ id: i, dna: `pv${i}`, record: `{"v":1,"i":${i}}`, file_hash: hashOf(i) }).execute());
 const registerMs = await pool(N, (i) => ledger.register({ fileHash: `0x${hashOf(i)}.txt`, enterpriseName: '基准测试有限公司', registrantUserId: null, kind: 'file' }));
+if (isOnlyRegistrations) {
+  const perSecond = Math.round((N / registerMs) * 1000);
+  const floor = Math.round((N / floorMs) * 1000);
+  console.log(JSON.stringify({ database: pgUrl ? 'postgresql' : 'sqlite', registrations: { count: N, concurrency: CONCURRENCY, ms: Math.round(registerMs), perSecond }, baselineBareInsert: { count: N, ms: Math.round(floorMs), perSecond: floor }, ofFloor: `${((perSecond / floor) * 100).toFixed(1)} %`, loadAverage: os.loadavg().map((x) => +x.toFixed(2)) }));
+  await db.destroy();
+  fs.rmSync(dataDir, { recursive: true, force: true });
+  if (schema && pgUrl) {
+    const c = new pg.Client({ connectionString: pgUrl });
+    await c.connect();
+    await c.query(`drop schema ${schema} cascade`);
+    await c.end();
+  }
+  process.exit(0);
+}
 
 let sealed = 0;
 const t0 = performance.now();

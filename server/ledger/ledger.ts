@@ -62,6 +62,25 @@ class DnaCollision extends Error {
 }
 
 
+/**
+ * Salts drawn from a pool filled 64 KiB at a time: one getRandomValues call per entry cost
+ * ~30 µs (a tenth of a registration's CPU in a profile of bench:ledger); the bytes are the
+ * same CSPRNG's, each handed out once (copied, so no two entries share a buffer).
+ */
+const SALT_POOL_BYTES = 65_536;
+let saltPool = new Uint8Array(0);
+let saltAt = 0;
+function drawSalt(): Uint8Array {
+  if (saltAt + 32 > saltPool.length) {
+    saltPool = crypto.getRandomValues(new Uint8Array(SALT_POOL_BYTES));
+    saltAt = 0;
+  }
+  const salt = saltPool.slice(saltAt, saltAt + 32);
+  saltPool.fill(0, saltAt, saltAt + 32);
+  saltAt += 32;
+  return salt;
+}
+
 /** A new entry's proof row: registered, waiting for its block (the certificate comes with it). */
 export const PROOF_STATUS_REGISTERED = 1;
 
@@ -363,7 +382,17 @@ export class Ledger {
     const isAlone = members.length === 1;
     try {
       await this.db.transaction().execute(async (trx) => {
+        // Members with no work of their own (no inTransaction) go in one multi-row INSERT per
+        // table under one savepoint: 2 statements for the lot instead of 4 per entry. Should it
+        // fail (a DNA collision, 2^-100 per pair), it is rolled back and they go one by one below.
+        const plain = isAlone ? [] : members.filter((m) => !m.inTransaction);
+        const bulk = plain.length >= 2 ? await this.insertPlainBulk(trx, plain) : null;
         for (const member of members) {
+          const own = bulk?.get(member);
+          if (own) {
+            outcomes.push({ ok: true, registration: own });
+            continue;
+          }
           if (isAlone) {
             outcomes.push({ ok: true, registration: await this.insertEntry(trx, member, false) });
             continue;
@@ -401,11 +430,62 @@ export class Ledger {
     if (this.pendingHint >= this.config.maxBlockEntries) void this.sealSoon();
   }
 
+  /** Entries and proof rows of members without caller work, in bulk; null (nothing written) when the bulk insert failed. */
+  private async insertPlainBulk(trx: Transaction<Database>, members: GroupMember[]): Promise<Map<GroupMember, Registration> | null> {
+    const registeredAt = Date.now();
+    const rows = members.map((member) => {
+      const p = member.prepared;
+      const salt = drawSalt();
+      const record = encodeRecord({ v: 1, kind: p.input.kind, commitment: fileCommitment(salt, fromHex(p.digest)), enterprise_name: p.enterpriseName, registered_at: registeredAt });
+      const registration: Registration = { dna: assetDna(record), file_hash: p.identity, kind: p.input.kind, enterprise_name: p.enterpriseName, registered_at: registeredAt };
+      return { member, p, salt, record, registration };
+    });
+    await sql`savepoint provena_registration_bulk`.execute(trx);
+    try {
+      // Chunks under SQLite's bound-parameter limit (a group is at most GROUP_COMMIT_MAX members).
+      for (let i = 0; i < rows.length; i += 200) {
+        const chunk = rows.slice(i, i + 200);
+        await insertRows(
+          trx,
+          'ledger_entries',
+          LEDGER_ENTRY_COLUMNS,
+          chunk.map((r) => ({
+            dna: r.registration.dna,
+            record: r.record,
+            leaf_hash: toHex(leafHash(utf8.encode(r.record))),
+            file_hash: r.p.identity,
+            salt: toHex(r.salt),
+            kind: r.p.input.kind,
+            enterprise_name: r.p.enterpriseName,
+            registrant_user_id: r.p.input.registrantUserId,
+            registered_at: registeredAt,
+            leaf_index: null,
+            block_height: null,
+          })),
+        );
+        await insertRows(
+          trx,
+          'proofs',
+          PROOF_COLUMNS,
+          chunk.map((r) => ({ dna: r.registration.dna, status: PROOF_STATUS_REGISTERED, valid_ms: r.p.input.validMs ?? this.config.proofValidityMs, issued_at: null, expires_at: null, pdf: null, error: null, updated_at: registeredAt, locale: r.p.input.locale ?? 'zh' })),
+        );
+      }
+    } catch (error) {
+      await sql`rollback to savepoint provena_registration_bulk`.execute(trx);
+      await sql`release savepoint provena_registration_bulk`.execute(trx);
+      // Nothing of the lot was written: each goes again alone, with its own outcome.
+      void error;
+      return null;
+    }
+    await sql`release savepoint provena_registration_bulk`.execute(trx);
+    return new Map(rows.map((r) => [r.member, r.registration]));
+  }
+
   /** The entry, its proof row and the caller's work; a DNA collision (2^-100 per pair) gets a fresh salt. */
   private async insertEntry(trx: Transaction<Database>, member: GroupMember, isSavepoint: boolean): Promise<Registration> {
     const { prepared: p, inTransaction } = member;
     for (let attempt = 0; ; attempt++) {
-      const salt = crypto.getRandomValues(new Uint8Array(32));
+      const salt = drawSalt();
       const registeredAt = Date.now();
       const record = encodeRecord({ v: 1, kind: p.input.kind, commitment: fileCommitment(salt, fromHex(p.digest)), enterprise_name: p.enterpriseName, registered_at: registeredAt });
       const dna = assetDna(record);
