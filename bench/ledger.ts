@@ -75,10 +75,8 @@ const anyDb = db as unknown as Kysely<Record<string, Record<string, unknown>>>;
 await anyDb.schema.createTable('bench_floor').addColumn('id', 'integer').addColumn('dna', 'text').addColumn('record', 'text').addColumn('file_hash', 'text').execute();
 const floorMs = await pool(N, (i) => anyDb.insertInto('bench_floor').values({ id: i, dna: `pv${i}`, record: `{"v":1,"i":${i}}`, file_hash: hashOf(i) }).execute());
 const registerMs = await pool(N, (i) => ledger.register({ fileHash: `0x${hashOf(i)}.txt`, enterpriseName: '基准测试有限公司', registrantUserId: null, kind: 'file' }));
-if (isOnlyRegistrations) {
-  const perSecond = Math.round((N / registerMs) * 1000);
-  const floor = Math.round((N / floorMs) * 1000);
-  console.log(JSON.stringify({ database: pgUrl ? 'postgresql' : 'sqlite', registrations: { count: N, concurrency: CONCURRENCY, ms: Math.round(registerMs), perSecond }, baselineBareInsert: { count: N, ms: Math.round(floorMs), perSecond: floor }, ofFloor: `${((perSecond / floor) * 100).toFixed(1)} %`, loadAverage: os.loadavg().map((x) => +x.toFixed(2)) }));
+/** The bench's database (its schema on PostgreSQL) and data folder go. */
+async function cleanUp(): Promise<void> {
   await db.destroy();
   fs.rmSync(dataDir, { recursive: true, force: true });
   if (schema && pgUrl) {
@@ -87,6 +85,13 @@ if (isOnlyRegistrations) {
     await c.query(`drop schema ${schema} cascade`);
     await c.end();
   }
+}
+
+if (isOnlyRegistrations) {
+  const perSecond = Math.round((N / registerMs) * 1000);
+  const floor = Math.round((N / floorMs) * 1000);
+  console.log(JSON.stringify({ database: pgUrl ? 'postgresql' : 'sqlite', registrations: { count: N, concurrency: CONCURRENCY, ms: Math.round(registerMs), perSecond }, baselineBareInsert: { count: N, ms: Math.round(floorMs), perSecond: floor }, ofFloor: `${((perSecond / floor) * 100).toFixed(1)} %`, loadAverage: os.loadavg().map((x) => +x.toFixed(2)) }));
+  await cleanUp();
   process.exit(0);
 }
 
@@ -186,11 +191,4 @@ const out = `bench/results/ledger-${result.database}.json`;
 fs.writeFileSync(out, `${JSON.stringify(result, null, 2)}\n`);
 console.log(JSON.stringify(result, null, 2));
 console.log(`written to ${out}`);
-await db.destroy();
-fs.rmSync(dataDir, { recursive: true, force: true });
-if (schema && pgUrl) {
-  const c = new pg.Client({ connectionString: pgUrl });
-  await c.connect();
-  await c.query(`drop schema ${schema} cascade`);
-  await c.end();
-}
+await cleanUp();

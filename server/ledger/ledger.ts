@@ -430,6 +430,37 @@ export class Ledger {
     if (this.pendingHint >= this.config.maxBlockEntries) void this.sealSoon();
   }
 
+  /** Ledger entries and their proof rows, in bulk, in chunks that stay under SQLite's bound-parameter limit. */
+  private async insertEntries(trx: Transaction<Database>, rows: ReadonlyArray<{ p: PreparedRegistration; dna: string; record: string; salt: Uint8Array }>, registeredAt: number): Promise<void> {
+    for (let i = 0; i < rows.length; i += 200) {
+      const chunk = rows.slice(i, i + 200);
+      await insertRows(
+        trx,
+        'ledger_entries',
+        LEDGER_ENTRY_COLUMNS,
+        chunk.map((r) => ({
+          dna: r.dna,
+          record: r.record,
+          leaf_hash: toHex(leafHash(utf8.encode(r.record))),
+          file_hash: r.p.identity,
+          salt: toHex(r.salt),
+          kind: r.p.input.kind,
+          enterprise_name: r.p.enterpriseName,
+          registrant_user_id: r.p.input.registrantUserId,
+          registered_at: registeredAt,
+          leaf_index: null,
+          block_height: null,
+        })),
+      );
+      await insertRows(
+        trx,
+        'proofs',
+        PROOF_COLUMNS,
+        chunk.map((r) => ({ dna: r.dna, status: PROOF_STATUS_REGISTERED, valid_ms: r.p.input.validMs ?? this.config.proofValidityMs, issued_at: null, expires_at: null, pdf: null, error: null, updated_at: registeredAt, locale: r.p.input.locale ?? 'zh' })),
+      );
+    }
+  }
+
   /** Entries and proof rows of members without caller work, in bulk; null (nothing written) when the bulk insert failed. */
   private async insertPlainBulk(trx: Transaction<Database>, members: GroupMember[]): Promise<Map<GroupMember, Registration> | null> {
     const registeredAt = Date.now();
@@ -442,34 +473,7 @@ export class Ledger {
     });
     await sql`savepoint provena_registration_bulk`.execute(trx);
     try {
-      // Chunks under SQLite's bound-parameter limit (a group is at most GROUP_COMMIT_MAX members).
-      for (let i = 0; i < rows.length; i += 200) {
-        const chunk = rows.slice(i, i + 200);
-        await insertRows(
-          trx,
-          'ledger_entries',
-          LEDGER_ENTRY_COLUMNS,
-          chunk.map((r) => ({
-            dna: r.registration.dna,
-            record: r.record,
-            leaf_hash: toHex(leafHash(utf8.encode(r.record))),
-            file_hash: r.p.identity,
-            salt: toHex(r.salt),
-            kind: r.p.input.kind,
-            enterprise_name: r.p.enterpriseName,
-            registrant_user_id: r.p.input.registrantUserId,
-            registered_at: registeredAt,
-            leaf_index: null,
-            block_height: null,
-          })),
-        );
-        await insertRows(
-          trx,
-          'proofs',
-          PROOF_COLUMNS,
-          chunk.map((r) => ({ dna: r.registration.dna, status: PROOF_STATUS_REGISTERED, valid_ms: r.p.input.validMs ?? this.config.proofValidityMs, issued_at: null, expires_at: null, pdf: null, error: null, updated_at: registeredAt, locale: r.p.input.locale ?? 'zh' })),
-        );
-      }
+      await this.insertEntries(trx, rows.map((r) => ({ ...r, dna: r.registration.dna })), registeredAt);
     } catch (error) {
       await sql`rollback to savepoint provena_registration_bulk`.execute(trx);
       await sql`release savepoint provena_registration_bulk`.execute(trx);
@@ -557,37 +561,10 @@ export class Ledger {
       let isDnaCollision = false;
       try {
         await this.db.transaction().execute(async (trx) => {
-          // Bulk inserts, in chunks that stay under SQLite's bound-parameter limit.
-          for (let i = 0; i < rows.length; i += 200) {
-            const chunk = rows.slice(i, i + 200);
-            await insertRows(
-              trx,
-              'ledger_entries',
-              LEDGER_ENTRY_COLUMNS,
-              chunk.map((r) => ({
-                dna: r.dna,
-                record: r.record,
-                leaf_hash: toHex(leafHash(utf8.encode(r.record))),
-                file_hash: r.p.identity,
-                salt: toHex(r.salt),
-                kind: r.p.input.kind,
-                enterprise_name: r.p.enterpriseName,
-                registrant_user_id: r.p.input.registrantUserId,
-                registered_at: registeredAt,
-                leaf_index: null,
-                block_height: null,
-              })),
-            ).catch((error: unknown) => {
-              isDnaCollision = isUniqueViolation(error);
-              throw error;
-            });
-            await insertRows(
-              trx,
-              'proofs',
-              PROOF_COLUMNS,
-              chunk.map((r) => ({ dna: r.dna, status: PROOF_STATUS_REGISTERED, valid_ms: r.p.input.validMs ?? this.config.proofValidityMs, issued_at: null, expires_at: null, pdf: null, error: null, updated_at: registeredAt, locale: r.p.input.locale ?? 'zh' })),
-            );
-          }
+          await this.insertEntries(trx, rows, registeredAt).catch((error: unknown) => {
+            isDnaCollision = isUniqueViolation(error);
+            throw error;
+          });
           await inTransaction?.(trx, registrations);
         });
       } catch (error) {
