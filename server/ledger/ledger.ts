@@ -81,6 +81,16 @@ function drawSalt(): Uint8Array {
   return salt;
 }
 
+/** A new entry: its salt, record, DNA and what its caller is answered. */
+type NewEntry = { p: PreparedRegistration; salt: Uint8Array; record: string; dna: string; registration: Registration };
+
+function newEntry(p: PreparedRegistration, registeredAt: number): NewEntry {
+  const salt = drawSalt();
+  const record = encodeRecord({ v: 1, kind: p.input.kind, commitment: fileCommitment(salt, fromHex(p.digest)), enterprise_name: p.enterpriseName, registered_at: registeredAt });
+  const dna = assetDna(record);
+  return { p, salt, record, dna, registration: { dna, file_hash: p.identity, kind: p.input.kind, enterprise_name: p.enterpriseName, registered_at: registeredAt } };
+}
+
 /** A new entry's proof row: registered, waiting for its block (the certificate comes with it). */
 export const PROOF_STATUS_REGISTERED = 1;
 
@@ -431,7 +441,7 @@ export class Ledger {
   }
 
   /** Ledger entries and their proof rows, in bulk, in chunks that stay under SQLite's bound-parameter limit. */
-  private async insertEntries(trx: Transaction<Database>, rows: ReadonlyArray<{ p: PreparedRegistration; dna: string; record: string; salt: Uint8Array }>, registeredAt: number): Promise<void> {
+  private async insertEntries(trx: Transaction<Database>, rows: readonly NewEntry[], registeredAt: number): Promise<void> {
     for (let i = 0; i < rows.length; i += 200) {
       const chunk = rows.slice(i, i + 200);
       await insertRows(
@@ -464,63 +474,33 @@ export class Ledger {
   /** Entries and proof rows of members without caller work, in bulk; null (nothing written) when the bulk insert failed. */
   private async insertPlainBulk(trx: Transaction<Database>, members: GroupMember[]): Promise<Map<GroupMember, Registration> | null> {
     const registeredAt = Date.now();
-    const rows = members.map((member) => {
-      const p = member.prepared;
-      const salt = drawSalt();
-      const record = encodeRecord({ v: 1, kind: p.input.kind, commitment: fileCommitment(salt, fromHex(p.digest)), enterprise_name: p.enterpriseName, registered_at: registeredAt });
-      const registration: Registration = { dna: assetDna(record), file_hash: p.identity, kind: p.input.kind, enterprise_name: p.enterpriseName, registered_at: registeredAt };
-      return { member, p, salt, record, registration };
-    });
+    const rows = members.map((member) => newEntry(member.prepared, registeredAt));
     await sql`savepoint provena_registration_bulk`.execute(trx);
     try {
-      await this.insertEntries(trx, rows.map((r) => ({ ...r, dna: r.registration.dna })), registeredAt);
-    } catch (error) {
+      await this.insertEntries(trx, rows, registeredAt);
+    } catch {
       await sql`rollback to savepoint provena_registration_bulk`.execute(trx);
       await sql`release savepoint provena_registration_bulk`.execute(trx);
       // Nothing of the lot was written: each goes again alone, with its own outcome.
-      void error;
       return null;
     }
     await sql`release savepoint provena_registration_bulk`.execute(trx);
-    return new Map(rows.map((r) => [r.member, r.registration]));
+    return new Map(members.map((member, i) => [member, rows[i]!.registration]));
   }
 
   /** The entry, its proof row and the caller's work; a DNA collision (2^-100 per pair) gets a fresh salt. */
   private async insertEntry(trx: Transaction<Database>, member: GroupMember, isSavepoint: boolean): Promise<Registration> {
     const { prepared: p, inTransaction } = member;
     for (let attempt = 0; ; attempt++) {
-      const salt = drawSalt();
-      const registeredAt = Date.now();
-      const record = encodeRecord({ v: 1, kind: p.input.kind, commitment: fileCommitment(salt, fromHex(p.digest)), enterprise_name: p.enterpriseName, registered_at: registeredAt });
-      const dna = assetDna(record);
-      const registration = { dna, file_hash: p.identity, kind: p.input.kind, enterprise_name: p.enterpriseName, registered_at: registeredAt };
+      const entry = newEntry(p, Date.now());
+      const { registration } = entry;
       let isDnaCollision = false;
       if (isSavepoint) await sql`savepoint provena_registration`.execute(trx);
       try {
-        await trx
-          .insertInto('ledger_entries')
-          .values({
-            dna,
-            record,
-            leaf_hash: toHex(leafHash(utf8.encode(record))),
-            file_hash: p.identity,
-            salt: toHex(salt),
-            kind: p.input.kind,
-            enterprise_name: p.enterpriseName,
-            registrant_user_id: p.input.registrantUserId,
-            registered_at: registeredAt,
-            leaf_index: null,
-            block_height: null,
-          })
-          .execute()
-          .catch((error: unknown) => {
-            isDnaCollision = isUniqueViolation(error);
-            throw error;
-          });
-        await trx
-          .insertInto('proofs')
-          .values({ dna, status: PROOF_STATUS_REGISTERED, valid_ms: p.input.validMs ?? this.config.proofValidityMs, issued_at: null, expires_at: null, pdf: null, error: null, updated_at: registeredAt, locale: p.input.locale ?? 'zh' })
-          .execute();
+        await this.insertEntries(trx, [entry], registration.registered_at).catch((error: unknown) => {
+          isDnaCollision = isUniqueViolation(error);
+          throw error;
+        });
         await inTransaction?.(trx, registration);
         if (isSavepoint) await sql`release savepoint provena_registration`.execute(trx);
         return registration;
@@ -549,15 +529,8 @@ export class Ledger {
     const prepared = inputs.map(prepareRegistration);
     for (let attempt = 0; ; attempt++) {
       const registeredAt = Date.now();
-      // The salts of the whole batch drawn at once (getRandomValues fills at most 64 KiB a call).
-      const salts = new Uint8Array(32 * prepared.length);
-      for (let at = 0; at < salts.length; at += 65_536) crypto.getRandomValues(salts.subarray(at, at + 65_536));
-      const rows = prepared.map((p, k) => {
-        const salt = salts.subarray(32 * k, 32 * k + 32);
-        const record = encodeRecord({ v: 1, kind: p.input.kind, commitment: fileCommitment(salt, fromHex(p.digest)), enterprise_name: p.enterpriseName, registered_at: registeredAt });
-        return { p, salt, record, dna: assetDna(record) };
-      });
-      const registrations: Registration[] = rows.map((r) => ({ dna: r.dna, file_hash: r.p.identity, kind: r.p.input.kind, enterprise_name: r.p.enterpriseName, registered_at: registeredAt }));
+      const rows = prepared.map((p) => newEntry(p, registeredAt));
+      const registrations = rows.map((r) => r.registration);
       let isDnaCollision = false;
       try {
         await this.db.transaction().execute(async (trx) => {
