@@ -184,8 +184,8 @@ export default async function storageRoutes(app: FastifyInstance) {
       let newOffset: number;
       try {
         upload = await store.tus.getUpload(id);
-        const expiry = store.tus.getExpiration();
-        if (expiry > 0 && upload.creation_date && Date.now() > new Date(upload.creation_date).getTime() + expiry) throw ERRORS.FILE_NO_LONGER_EXISTS;
+        const expires = expiresAt(upload);
+        if (expires !== null && Date.now() > expires) throw ERRORS.FILE_NO_LONGER_EXISTS;
         if (upload.offset !== offset) throw ERRORS.INVALID_OFFSET;
         // Upload-Length on a PATCH is the creation-defer-length extension, which the stores do not offer.
         if (header('upload-length') !== undefined) throw ERRORS.UNSUPPORTED_CREATION_DEFER_LENGTH_EXTENSION;
@@ -199,7 +199,10 @@ export default async function storageRoutes(app: FastifyInstance) {
       const extra: Record<string, string> = { 'Upload-Offset': String(newOffset) };
       if (released.signal.aborted) extra.Connection = 'close';
       if (newOffset === upload.size) await finishUpload(upload);
-      else if (expiryOf(upload)) extra['Upload-Expires'] = expiryOf(upload)!;
+      else {
+        const expires = expiresAt(upload);
+        if (expires !== null) extra['Upload-Expires'] = new Date(expires).toUTCString();
+      }
       send(204, '', extra);
     } catch (error) {
       if (gone.signal.aborted || (raw.destroyed && !raw.complete) || res.headersSent) {
@@ -213,10 +216,11 @@ export default async function storageRoutes(app: FastifyInstance) {
     }
   }
 
-  function expiryOf(upload: Upload): string | null {
+  /** When an unfinished upload expires (ms), or null when uploads do not expire. */
+  function expiresAt(upload: Upload): number | null {
     const expiry = store.tus.getExpiration();
     if (expiry <= 0 || !upload.creation_date) return null;
-    return new Date(new Date(upload.creation_date).getTime() + expiry).toUTCString();
+    return new Date(upload.creation_date).getTime() + expiry;
   }
 
   await app.register(async (scope) => {
