@@ -210,7 +210,11 @@ export class ApplicationMonitor {
    */
   private async transitions(trx: Db, chunk: ReadonlyArray<{ id: number; from: ApplicationState; to: ApplicationState; reason: string }>, now: number): Promise<number> {
     const byFrom = new Map<ApplicationState, typeof chunk[number][]>();
-    for (const c of chunk) byFrom.set(c.from, [...(byFrom.get(c.from) ?? []), c]);
+    for (const c of chunk) {
+      const group = byFrom.get(c.from);
+      if (group) group.push(c);
+      else byFrom.set(c.from, [c]);
+    }
     const moved = new Set<number>();
     for (const [from, rows] of byFrom) {
       const caseOf = (pick: (c: typeof chunk[number]) => string) => sql<string>`case ${sql.ref('id')} ${sql.join(rows.map((c) => sql`when ${c.id} then ${pick(c)}`), sql` `)} end`;
