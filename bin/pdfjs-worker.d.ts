@@ -1,4 +1,4 @@
-/** pdf.js ships no types for its worker module; the packed CLI hands it to pdf.js whole (bin/provena-standalone.ts). */
+/** pdf.js ships no types for its worker module; server/proofs/extract.ts hands it to pdf.js whole. */
 declare module 'pdfjs-dist/legacy/build/pdf.worker.mjs' {
   export const WorkerMessageHandler: unknown;
 }

@@ -1,16 +1,13 @@
 #!/usr/bin/env node
 /**
  * The packed CLI's entry (cli/, built by scripts/build-cli.ts): the offline commands only.
- * pdf.js runs its worker code on this thread in Node; handing it the worker module here
- * (its documented `globalThis.pdfjsWorker` hook) keeps it inside the one bundled file instead
- * of a dynamic import of a file next to it.
+ * pdf.js and its worker module are loaded only by the commands that read a proof
+ * (server/proofs/extract.ts hands pdf.js the worker module through its `globalThis.pdfjsWorker`
+ * hook), in chunks of their own: `repo push` and `hash` do not parse them.
  */
 import './pdfjs-node-env.ts';
-import * as pdfjsWorker from 'pdfjs-dist/legacy/build/pdf.worker.mjs';
 import { runCli, type Command } from './cli.ts';
 import { OFFLINE_COMMANDS } from './offline-commands.ts';
-
-(globalThis as { pdfjsWorker?: unknown }).pdfjsWorker = pdfjsWorker;
 
 /** Server commands answer where they live instead of "unknown command". */
 const serverOnly = (usage: string): Command => ({

@@ -56,4 +56,29 @@ describe('provena verify', () => {
     expect(run('verify', path.join(dir, 'missing'), `${FIX}/proof.pdf`).status).toBe(2);
     fs.rmSync(dir, { recursive: true });
   }, 120_000);
+
+  it('the packed CLI (cli/, chunks) gives the same answers: valid, a changed original, an untrusted signer; `hash` and `--help` load no pdf.js', () => {
+    const out = fs.mkdtempSync(path.join(os.tmpdir(), 'provena-packed-cli-'));
+    const built = spawnSync(process.execPath, ['scripts/build-cli.ts', '--out', out], { encoding: 'utf8' });
+    expect(built.status, built.stderr).toBe(0);
+    const packed = (...args: string[]) => spawnSync(process.execPath, [path.join(out, 'provena.mjs'), ...args], { encoding: 'utf8', env });
+    // pdf.js and its worker are chunks of their own, not in the entry.
+    const entry = fs.readFileSync(path.join(out, 'provena.mjs'), 'utf8');
+    expect(entry).not.toContain('WorkerMessageHandler');
+    expect(fs.readdirSync(path.join(out, 'chunks')).some((f) => f.startsWith('pdf.worker'))).toBe(true);
+    const ok = packed('verify', `${FIX}/original.txt`, `${FIX}/proof.pdf`, '--trust', key);
+    expect(ok.status, ok.stderr).toBe(0);
+    expect(ok.stdout).toContain('VALID');
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'provena-verify-'));
+    const changed = path.join(dir, 'changed.txt');
+    fs.writeFileSync(changed, fs.readFileSync(`${FIX}/original.txt`, 'utf8') + ' ');
+    expect(packed('verify', changed, `${FIX}/proof.pdf`, '--trust', key).status).toBe(1);
+    expect(packed('verify', `${FIX}/original.txt`, `${FIX}/proof.pdf`).status).toBe(3);
+    const hashed = packed('hash', `${FIX}/original.txt`);
+    expect(hashed.status, hashed.stderr).toBe(0);
+    expect(hashed.stdout).toContain(createHash('sha256').update(fs.readFileSync(`${FIX}/original.txt`)).digest('hex'));
+    expect(packed('--help').stdout).toContain('3 every check passed but the signer is not trusted');
+    fs.rmSync(dir, { recursive: true });
+    fs.rmSync(out, { recursive: true });
+  }, 120_000);
 });

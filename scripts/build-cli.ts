@@ -1,16 +1,19 @@
 /**
  * Builds the packed CLI into cli/dist: bin/provena-standalone.ts and everything it imports
- * (core, pdf.js, pkijs) bundled by rolldown (Vite's bundler, already here) into one ES module,
+ * (core, pdf.js, pkijs) bundled by rolldown (Vite's bundler, already here) into ES modules
+ * (provena.mjs and the chunks it loads when a command needs them: pdf.js for reading proofs),
  * plus the WebAssembly SHA-256 (`provena hash --engine wasm`). TypeScript under node_modules
  * is not type-stripped by Node, so the package ships JavaScript and has no dependencies.
- * Run by `npm pack` in cli/ (its prepack script), or: node scripts/build-cli.ts
+ * Run by `npm pack` in cli/ (its prepack script), or: node scripts/build-cli.ts [--out <dir>]
  */
 import fs from 'node:fs';
 import path from 'node:path';
 import { build } from 'rolldown';
 
 const root = path.resolve(import.meta.dirname, '..');
-const out = path.join(root, 'cli', 'dist');
+// `--out <dir>` builds elsewhere (the tests run the packed CLI from a folder of their own).
+const outAt = process.argv.indexOf('--out');
+const out = outAt >= 0 ? path.resolve(process.argv[outAt + 1]!) : path.join(root, 'cli', 'dist');
 fs.rmSync(out, { recursive: true, force: true });
 /**
  * pdf.js's Node build requires the native @napi-rs/canvas when it loads (for rendering, which
@@ -33,7 +36,8 @@ await build({
   platform: 'node',
   plugins: [noNativeCanvas],
   logLevel: 'warn',
-  output: { file: path.join(out, 'provena.mjs'), format: 'esm', codeSplitting: false, minify: true },
+  // Chunks: pdf.js (about 2 MB) is parsed only by the commands that read a proof.
+  output: { dir: out, entryFileNames: 'provena.mjs', chunkFileNames: 'chunks/[name]-[hash].mjs', format: 'esm', minify: true },
 });
 fs.chmodSync(path.join(out, 'provena.mjs'), 0o755);
 fs.mkdirSync(path.join(out, 'build'), { recursive: true });
@@ -44,4 +48,4 @@ const pkg = JSON.parse(fs.readFileSync(pkgFile, 'utf8')) as { version: string };
 const version = (JSON.parse(fs.readFileSync(path.join(root, 'package.json'), 'utf8')) as { version: string }).version;
 if (pkg.version !== version) fs.writeFileSync(pkgFile, `${JSON.stringify({ ...pkg, version }, null, 2)}\n`);
 const size = fs.statSync(path.join(out, 'provena.mjs')).size;
-process.stdout.write(`cli/dist/provena.mjs ${(size / 1024).toFixed(0)} KiB\n`);
+process.stdout.write(`${path.relative(root, out)}/provena.mjs ${(size / 1024).toFixed(0)} KiB\n`);

@@ -6,6 +6,11 @@ import { PACKAGE_ATTACHMENT_NAME } from '../../core/ledger/package.ts';
  * uses), in Node. Throws when the bytes are not a readable PDF; null when no package.
  */
 export async function extractPackageNode(pdf: Uint8Array): Promise<Uint8Array | null> {
+  // pdf.js in Node runs its worker code on this thread and imports the worker module itself at
+  // the first document; handing it over through its documented hook is the same, and lets the
+  // packed CLI's bundle carry the module in a chunk loaded only when a proof is read.
+  const hook = globalThis as { pdfjsWorker?: unknown };
+  hook.pdfjsWorker ??= await import('pdfjs-dist/legacy/build/pdf.worker.mjs');
   const task = getDocument({ data: new Uint8Array(pdf), useSystemFonts: false, disableFontFace: true, verbosity: 0, stopAtErrors: true });
   const doc = await task.promise;
   try {
