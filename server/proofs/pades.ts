@@ -16,7 +16,7 @@ import { PDFDocument, PDFName, PDFArray } from 'pdf-lib';
 import * as signpdfModule from '@signpdf/signpdf';
 import { pdflibAddPlaceholder } from '@signpdf/placeholder-pdf-lib';
 import { Signer as SignpdfSigner, SUBFILTER_ETSI_CADES_DETACHED } from '@signpdf/utils';
-import { sha256 } from '../../core/ledger/bytes.ts';
+import { createHash } from 'node:crypto';
 import { p1363ToDer } from '../../core/crypto/keys.ts';
 import { derSortedAttributes, signedAttributesToSign, signingCertificateV2, TSA_POLICY_OID } from '../../core/crypto/cms.ts';
 import { OID } from '../../core/crypto/oids.ts';
@@ -40,12 +40,33 @@ function certificateOf(der: Uint8Array): pkijs.Certificate {
   if (!cert) parsedCertificates.set(der, (cert = parseCertificate(der)));
   return cert;
 }
+const certificateSchemas = new WeakMap<Uint8Array, { toSchema(): asn1js.AsnType }>();
+/**
+ * A certificate as a SignedData's certificate set writes it: its ASN.1 tree, parsed once. (A
+ * pkijs Certificate parses its own TBS again each time it is written: three certificates per
+ * signature.) The tree is only written afterwards, never changed.
+ */
+function certificateSchemaOf(der: Uint8Array): { toSchema(): asn1js.AsnType } {
+  let schema = certificateSchemas.get(der);
+  if (!schema) {
+    const parsed = asn1js.fromBER(der.slice().buffer);
+    if (parsed.offset === -1) throw new Error(`a platform certificate does not parse: ${parsed.result.error}`);
+    const tree = parsed.result;
+    certificateSchemas.set(der, (schema = { toSchema: () => tree }));
+  }
+  return schema;
+}
 const essAttributes = new WeakMap<pkijs.Certificate, pkijs.Attribute>();
 /** The signing-certificate-v2 attribute of a signer's certificate, built once (it re-encodes and hashes the certificate). */
 function signingCertificateOf(cert: pkijs.Certificate): pkijs.Attribute {
   let attribute = essAttributes.get(cert);
   if (!attribute) essAttributes.set(cert, (attribute = signingCertificateV2(cert)));
   return attribute;
+}
+
+/** SHA-256 by Node's OpenSSL (the signed file is ~80 KB: the pure-JavaScript hash took a tenth of the signature's time). */
+function sha256(data: Uint8Array): Uint8Array {
+  return new Uint8Array(createHash('sha256').update(data).digest());
 }
 
 const sha256Algorithm = () => new pkijs.AlgorithmIdentifier({ algorithmId: OID.sha256 });
@@ -89,7 +110,7 @@ async function signedData(opts: {
       eContentType: opts.contentType,
       ...(opts.eContent ? { eContent: new asn1js.OctetString({ valueHex: opts.eContent.slice().buffer }) } : {}),
     }),
-    certificates: opts.certificates.map(certificateOf),
+    certificates: opts.certificates.map(certificateSchemaOf) as unknown as pkijs.CertificateSetItem[],
     signerInfos: [signerInfo],
   });
   return new pkijs.ContentInfo({ contentType: OID.signedData, content: signed.toSchema(true) });

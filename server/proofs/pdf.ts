@@ -18,7 +18,7 @@ import qrcode from 'qrcode-generator';
 import { encodePackage, PACKAGE_ATTACHMENT_NAME, type ProofPackage } from '../../core/ledger/package.ts';
 import { parseRecord } from '../../core/ledger/record.ts';
 import { sfntFace } from './sfnt.ts';
-import { embedPreparedFont, glyphSetKey } from './prepared-font.ts';
+import { embedPreparedFont } from './prepared-font.ts';
 import { CERTIFICATE_TEXT, formatSize, otherLocales, type Trilingual } from './certificate-text.ts';
 import type { CertificateLocale } from '../locale.ts';
 
@@ -298,17 +298,49 @@ class Pen {
 async function embedFonts(doc: PDFDocument, fontFile: string, fallbackFile: string | null, texts: string[]): Promise<Fonts> {
   const main = loadFont(fontFile);
   const fallback = fallbackFile && fs.existsSync(fallbackFile) ? loadFont(fallbackFile) : null;
-  const isCjk = (cp: number) => cp < 0x20 || cp > 0x7e;
-  const inFallback = (cp: number) => Boolean(fallback) && isCjk(cp) && !main.hasGlyph(cp) && fallback!.hasGlyph(cp);
-  const mainChars = glyphSetKey(texts, (cp) => isCjk(cp) && !inFallback(cp));
-  const fallbackChars = fallback ? glyphSetKey(texts, inFallback) : '';
+  const { mainCodePoints, fallbackCodePoints } = codePointsOf(`${fontFile}\u0000${fallback ? fallbackFile : ''}`, main, fallback, texts);
   return {
     latin: await doc.embedFont(StandardFonts.Helvetica),
-    cjk: await embedPreparedFont(doc, cachingFontkit, main.bytes, mainChars),
+    cjk: await embedPreparedFont(doc, cachingFontkit, main.bytes, String.fromCodePoint(...mainCodePoints)),
     cjkHas: main.hasGlyph,
-    fallback: fallbackChars ? await embedPreparedFont(doc, cachingFontkit, fallback!.bytes, fallbackChars) : null,
+    fallback: fallbackCodePoints.length > 0 ? await embedPreparedFont(doc, cachingFontkit, fallback!.bytes, String.fromCodePoint(...fallbackCodePoints)) : null,
     fallbackHas: fallback?.hasGlyph ?? (() => false),
   };
+}
+
+/** Every fixed text of a certificate, in the three languages (its labels, sentences and the separator of the compact lines). */
+const FIXED_TEXTS: readonly string[] = [' · ', ...Object.values(CERTIFICATE_TEXT).flatMap((t) => Object.values(t))];
+
+/** Where each character of the fixed texts goes (the main CJK font or the fallback), by font pair: the same for every certificate. */
+const fixedCodePoints = new Map<string, { main: Set<number>; fallback: Set<number> }>();
+
+/**
+ * The characters drawn in the CJK font and in the fallback, sorted (the keys of their
+ * prepared subsets): those of the fixed texts (classified once per font pair) and those of
+ * this certificate's own texts. ASCII is drawn in Helvetica; a character neither font has
+ * goes to the main font (its .notdef glyph).
+ */
+function codePointsOf(pair: string, main: LoadedFont, fallback: LoadedFont | null, texts: string[]): { mainCodePoints: number[]; fallbackCodePoints: number[] } {
+  const isFallback = (cp: number) => fallback !== null && !main.hasGlyph(cp) && fallback.hasGlyph(cp);
+  const classify = (from: Iterable<string>, into: { main: Set<number>; fallback: Set<number> }) => {
+    for (const text of from) {
+      for (const ch of text) {
+        const cp = ch.codePointAt(0)!;
+        if ((cp >= 0x20 && cp <= 0x7e) || into.main.has(cp) || into.fallback.has(cp)) continue;
+        (isFallback(cp) ? into.fallback : into.main).add(cp);
+      }
+    }
+  };
+  let fixed = fixedCodePoints.get(pair);
+  if (!fixed) {
+    fixed = { main: new Set(), fallback: new Set() };
+    classify(FIXED_TEXTS, fixed);
+    fixedCodePoints.set(pair, fixed);
+  }
+  const all = { main: new Set(fixed.main), fallback: new Set(fixed.fallback) };
+  classify(texts, all);
+  const sorted = (set: Set<number>) => [...set].sort((a, b) => a - b);
+  return { mainCodePoints: sorted(all.main), fallbackCodePoints: sorted(all.fallback) };
 }
 
 /** Splits a long token (hashes) into lines that fit the width (a monospaced font: no kerning between characters). */
@@ -423,12 +455,12 @@ export async function renderPreparedCertificate({ pkg, verifyUrl, fontFile, fall
   const others = otherLocales(locale);
   const compact = (text: Trilingual) => others.map((l) => text[l]).join(' · ');
   const assetRow = asset ? assetLine(asset, locale) : null;
-  // Every text drawn in the CJK fonts (values in Latin letters and digits are drawn in Helvetica or Courier).
-  const allTexts = [record.enterprise_name, assetRow ?? '', ' · ', ...Object.values(T).flatMap((t) => Object.values(t)), ...(asset?.details ?? []).flatMap((d) => [d.value, ...Object.values(d.label)])];
+  // The texts of this certificate drawn in the CJK fonts besides FIXED_TEXTS (values in Latin letters and digits are drawn in Helvetica or Courier).
+  const ownTexts = [record.enterprise_name, assetRow ?? '', ...(asset?.details ?? []).flatMap((d) => [d.value, ...Object.values(d.label)])];
   const doc = await PDFDocument.create();
   deflateNatively(doc);
   doc.registerFontkit(cachingFontkit);
-  const fonts = await embedFonts(doc, fontFile, fallbackFontFile, allTexts);
+  const fonts = await embedFonts(doc, fontFile, fallbackFontFile, ownTexts);
   const mono = await doc.embedFont(StandardFonts.Courier);
   doc.setTitle(`${T.title[locale]} ${pkg.asset_dna}`);
   doc.setSubject(`${T.title.zh} / ${T.title.en} / ${T.title.ja}`);

@@ -88,21 +88,9 @@ function preparedFor(kit: typeof fontkit, bytes: Uint8Array, chars: string): Pro
   return prepared;
 }
 
-/** The distinct characters of `texts` that `keep` accepts, sorted by code point: a glyph set's key. */
-export function glyphSetKey(texts: Iterable<string>, keep: (codePoint: number) => boolean): string {
-  const codePoints = new Set<number>();
-  for (const text of texts) {
-    for (const ch of text) {
-      const cp = ch.codePointAt(0)!;
-      if (keep(cp)) codePoints.add(cp);
-    }
-  }
-  return String.fromCodePoint(...[...codePoints].sort((a, b) => a - b));
-}
-
 /**
- * Embeds the face `bytes` in `doc` as the prepared subset for the characters `chars` (a
- * `glyphSetKey`): what pdf-lib's `doc.embedFont(bytes, { subset: true })` gives, for the
+ * Embeds the face `bytes` in `doc` as the prepared subset for the characters `chars` (distinct,
+ * sorted by code point: the key of the subset): what pdf-lib's `doc.embedFont(bytes, { subset: true })` gives, for the
  * price of copying five objects when the same set was prepared before.
  */
 export async function embedPreparedFont(doc: PDFDocument, kit: typeof fontkit, bytes: Uint8Array, chars: string): Promise<PDFFont> {
