@@ -295,10 +295,10 @@ class Pen {
  * (server/proofs/prepared-font.ts): made once, then copied into every certificate with the
  * same characters (an enterprise's certificates, a language's fixed text).
  */
-async function embedFonts(doc: PDFDocument, fontFile: string, fallbackFile: string | null, texts: string[]): Promise<Fonts> {
+async function embedFonts(doc: PDFDocument, locale: CertificateLocale, fontFile: string, fallbackFile: string | null, texts: string[]): Promise<Fonts> {
   const main = loadFont(fontFile);
   const fallback = fallbackFile && fs.existsSync(fallbackFile) ? loadFont(fallbackFile) : null;
-  const { mainCodePoints, fallbackCodePoints } = codePointsOf(`${fontFile}\u0000${fallback ? fallbackFile : ''}`, main, fallback, texts);
+  const { mainCodePoints, fallbackCodePoints } = codePointsOf(`${fontFile}\u0000${fallback ? fallbackFile : ''}`, locale, main, fallback, texts);
   return {
     latin: await doc.embedFont(StandardFonts.Helvetica),
     cjk: await embedPreparedFont(doc, cachingFontkit, main.bytes, String.fromCodePoint(...mainCodePoints)),
@@ -308,19 +308,32 @@ async function embedFonts(doc: PDFDocument, fontFile: string, fallbackFile: stri
   };
 }
 
-/** Every fixed text of a certificate, in the three languages (its labels, sentences and the separator of the compact lines). */
-const FIXED_TEXTS: readonly string[] = [' · ', ...Object.values(CERTIFICATE_TEXT).flatMap((t) => Object.values(t))];
+/** The fixed texts a certificate draws in all three languages (the others in a compact line or paragraph beside its own). */
+const IN_EVERY_LANGUAGE = new Set<keyof typeof CERTIFICATE_TEXT>(['title', 'asset', 'fileHash', 'dna', 'enterprise', 'registeredAt', 'block', 'issuedAt', 'expiresAt', 'platformKey', 'howToCheck']);
+/** Not drawn (the signature's /Reason is a text string of the signature dictionary; the size has no row of its own). */
+const NOT_DRAWN = new Set<keyof typeof CERTIFICATE_TEXT>(['signatureReason', 'size']);
 
-/** Where each character of the fixed texts goes (the main CJK font or the fallback), by font pair: the same for every certificate. */
+/** The fixed texts drawn on a certificate in `locale`: its labels and sentences, the other languages' beside them, the compact lines' separator. */
+function fixedTexts(locale: CertificateLocale): string[] {
+  const texts = [' · '];
+  for (const [key, text] of Object.entries(CERTIFICATE_TEXT) as Array<[keyof typeof CERTIFICATE_TEXT, Trilingual]>) {
+    if (NOT_DRAWN.has(key)) continue;
+    if (IN_EVERY_LANGUAGE.has(key)) texts.push(...Object.values(text));
+    else texts.push(text[locale]);
+  }
+  return texts;
+}
+
+/** Where each character of a language's fixed texts goes (the main CJK font or the fallback), by language and font pair: the same for every certificate. */
 const fixedCodePoints = new Map<string, { main: Set<number>; fallback: Set<number> }>();
 
 /**
  * The characters drawn in the CJK font and in the fallback, sorted (the keys of their
- * prepared subsets): those of the fixed texts (classified once per font pair) and those of
+ * prepared subsets): those of the fixed texts (classified once per language and font pair) and those of
  * this certificate's own texts. ASCII is drawn in Helvetica; a character neither font has
  * goes to the main font (its .notdef glyph).
  */
-function codePointsOf(pair: string, main: LoadedFont, fallback: LoadedFont | null, texts: string[]): { mainCodePoints: number[]; fallbackCodePoints: number[] } {
+function codePointsOf(pair: string, locale: CertificateLocale, main: LoadedFont, fallback: LoadedFont | null, texts: string[]): { mainCodePoints: number[]; fallbackCodePoints: number[] } {
   const isFallback = (cp: number) => fallback !== null && !main.hasGlyph(cp) && fallback.hasGlyph(cp);
   const classify = (from: Iterable<string>, into: { main: Set<number>; fallback: Set<number> }) => {
     for (const text of from) {
@@ -331,11 +344,11 @@ function codePointsOf(pair: string, main: LoadedFont, fallback: LoadedFont | nul
       }
     }
   };
-  let fixed = fixedCodePoints.get(pair);
+  let fixed = fixedCodePoints.get(`${locale}\u0000${pair}`);
   if (!fixed) {
     fixed = { main: new Set(), fallback: new Set() };
-    classify(FIXED_TEXTS, fixed);
-    fixedCodePoints.set(pair, fixed);
+    classify(fixedTexts(locale), fixed);
+    fixedCodePoints.set(`${locale}\u0000${pair}`, fixed);
   }
   const all = { main: new Set(fixed.main), fallback: new Set(fixed.fallback) };
   classify(texts, all);
@@ -455,12 +468,12 @@ export async function renderPreparedCertificate({ pkg, verifyUrl, fontFile, fall
   const others = otherLocales(locale);
   const compact = (text: Trilingual) => others.map((l) => text[l]).join(' · ');
   const assetRow = asset ? assetLine(asset, locale) : null;
-  // The texts of this certificate drawn in the CJK fonts besides FIXED_TEXTS (values in Latin letters and digits are drawn in Helvetica or Courier).
+  // The texts of this certificate drawn in the CJK fonts besides the fixed texts (values in Latin letters and digits are drawn in Helvetica or Courier).
   const ownTexts = [record.enterprise_name, assetRow ?? '', ...(asset?.details ?? []).flatMap((d) => [d.value, ...Object.values(d.label)])];
   const doc = await PDFDocument.create();
   deflateNatively(doc);
   doc.registerFontkit(cachingFontkit);
-  const fonts = await embedFonts(doc, fontFile, fallbackFontFile, ownTexts);
+  const fonts = await embedFonts(doc, locale, fontFile, fallbackFontFile, ownTexts);
   const mono = await doc.embedFont(StandardFonts.Courier);
   doc.setTitle(`${T.title[locale]} ${pkg.asset_dna}`);
   doc.setSubject(`${T.title.zh} / ${T.title.en} / ${T.title.ja}`);

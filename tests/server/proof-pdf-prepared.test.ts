@@ -88,6 +88,18 @@ describe.skipIf(!hasPoppler || !hasFonts)('prepared certificate fonts', () => {
     expect((await decodePackage((await extractPackageNode(again.slice()))!)).asset_dna).toBe(pkg.asset_dna);
   });
 
+  it('prepare every character a certificate draws in each language: no page falls back to a subset of its own', async () => {
+    const fellBack = preparedFontStats.fellBack;
+    for (const locale of ['zh', 'en', 'ja'] as const) {
+      const input = page('示例科技有限公司', '样例.png', locale);
+      const withDetails: PageInput = { ...input, asset: { ...input.asset!, details: [{ label: { zh: '项目', en: 'Project', ja: 'プロジェクト' }, value: '源代码仓库', isMono: false }] } };
+      const { text } = poppler(await renderPreparedCertificate(withDetails, null));
+      expect(text).toContain('示例科技有限公司');
+      expect(text).toContain('源代码仓库');
+    }
+    expect(preparedFontStats.fellBack).toBe(fellBack);
+  });
+
   it('fall back to a document subset of its own for a glyph the prepared one lacks, leaving the prepared one as it was', async () => {
     const bytes = sfntFace(new Uint8Array(fs.readFileSync(DEFAULT_FONT_FILE)));
     const draw = async (text: string) => {
