@@ -40,21 +40,32 @@ function certificateOf(der: Uint8Array): pkijs.Certificate {
   if (!cert) parsedCertificates.set(der, (cert = parseCertificate(der)));
   return cert;
 }
-const certificateSchemas = new WeakMap<Uint8Array, { toSchema(): asn1js.AsnType }>();
 /**
- * A certificate as a SignedData's certificate set writes it: its ASN.1 tree, parsed once. (A
- * pkijs Certificate parses its own TBS again each time it is written: three certificates per
- * signature.) The tree is only written afterwards, never changed.
+ * A certificate as a SignedData's certificate set writes it: its DER, copied as it is. (A pkijs
+ * Certificate parses its own TBS again and asn1js encodes the tree back, byte range by byte
+ * range, each time it is written: three certificates per signature.) asn1js asks each element
+ * of a set to write itself into the set's writer; this one writes its bytes.
  */
-function certificateSchemaOf(der: Uint8Array): { toSchema(): asn1js.AsnType } {
-  let schema = certificateSchemas.get(der);
-  if (!schema) {
-    const parsed = asn1js.fromBER(der.slice().buffer);
-    if (parsed.offset === -1) throw new Error(`a platform certificate does not parse: ${parsed.result.error}`);
-    const tree = parsed.result;
-    certificateSchemas.set(der, (schema = { toSchema: () => tree }));
+class DerElement {
+  private readonly der: Uint8Array;
+  constructor(der: Uint8Array) {
+    this.der = der;
   }
-  return schema;
+  toSchema(): this {
+    return this;
+  }
+  toBER(_sizeOnly?: boolean, writer?: { write(buffer: ArrayBuffer): void }): ArrayBuffer {
+    const buffer = this.der.slice().buffer;
+    if (!writer) return buffer;
+    writer.write(buffer);
+    return new ArrayBuffer(0);
+  }
+}
+const derElements = new WeakMap<Uint8Array, DerElement>();
+function certificateElementOf(der: Uint8Array): DerElement {
+  let element = derElements.get(der);
+  if (!element) derElements.set(der, (element = new DerElement(der)));
+  return element;
 }
 const essAttributes = new WeakMap<pkijs.Certificate, pkijs.Attribute>();
 /** The signing-certificate-v2 attribute of a signer's certificate, built once (it re-encodes and hashes the certificate). */
@@ -110,7 +121,7 @@ async function signedData(opts: {
       eContentType: opts.contentType,
       ...(opts.eContent ? { eContent: new asn1js.OctetString({ valueHex: opts.eContent.slice().buffer }) } : {}),
     }),
-    certificates: opts.certificates.map(certificateSchemaOf) as unknown as pkijs.CertificateSetItem[],
+    certificates: opts.certificates.map(certificateElementOf) as unknown as pkijs.CertificateSetItem[],
     signerInfos: [signerInfo],
   });
   return new pkijs.ContentInfo({ contentType: OID.signedData, content: signed.toSchema(true) });
