@@ -16,7 +16,7 @@ import { PDFDocument, PDFName, PDFArray } from 'pdf-lib';
 import * as signpdfModule from '@signpdf/signpdf';
 import { pdflibAddPlaceholder } from '@signpdf/placeholder-pdf-lib';
 import { Signer as SignpdfSigner, SUBFILTER_ETSI_CADES_DETACHED } from '@signpdf/utils';
-import { sha256 } from '../../core/ledger/bytes.ts';
+import { createHash } from 'node:crypto';
 import { p1363ToDer } from '../../core/crypto/keys.ts';
 import { derSortedAttributes, signedAttributesToSign, signingCertificateV2, TSA_POLICY_OID } from '../../core/crypto/cms.ts';
 import { OID } from '../../core/crypto/oids.ts';
@@ -40,12 +40,44 @@ function certificateOf(der: Uint8Array): pkijs.Certificate {
   if (!cert) parsedCertificates.set(der, (cert = parseCertificate(der)));
   return cert;
 }
+/**
+ * A certificate as a SignedData's certificate set writes it: its DER, copied as it is. (A pkijs
+ * Certificate parses its own TBS again and asn1js encodes the tree back, byte range by byte
+ * range, each time it is written: three certificates per signature.) asn1js asks each element
+ * of a set to write itself into the set's writer; this one writes its bytes.
+ */
+class DerElement {
+  private readonly der: Uint8Array;
+  constructor(der: Uint8Array) {
+    this.der = der;
+  }
+  toSchema(): this {
+    return this;
+  }
+  toBER(_sizeOnly?: boolean, writer?: { write(buffer: ArrayBuffer): void }): ArrayBuffer {
+    const buffer = this.der.slice().buffer;
+    if (!writer) return buffer;
+    writer.write(buffer);
+    return new ArrayBuffer(0);
+  }
+}
+const derElements = new WeakMap<Uint8Array, DerElement>();
+function certificateElementOf(der: Uint8Array): DerElement {
+  let element = derElements.get(der);
+  if (!element) derElements.set(der, (element = new DerElement(der)));
+  return element;
+}
 const essAttributes = new WeakMap<pkijs.Certificate, pkijs.Attribute>();
 /** The signing-certificate-v2 attribute of a signer's certificate, built once (it re-encodes and hashes the certificate). */
 function signingCertificateOf(cert: pkijs.Certificate): pkijs.Attribute {
   let attribute = essAttributes.get(cert);
   if (!attribute) essAttributes.set(cert, (attribute = signingCertificateV2(cert)));
   return attribute;
+}
+
+/** SHA-256 by Node's OpenSSL (the signed file is ~80 KB: the pure-JavaScript hash took a tenth of the signature's time). */
+function sha256(data: Uint8Array): Uint8Array {
+  return new Uint8Array(createHash('sha256').update(data).digest());
 }
 
 const sha256Algorithm = () => new pkijs.AlgorithmIdentifier({ algorithmId: OID.sha256 });
@@ -89,7 +121,7 @@ async function signedData(opts: {
       eContentType: opts.contentType,
       ...(opts.eContent ? { eContent: new asn1js.OctetString({ valueHex: opts.eContent.slice().buffer }) } : {}),
     }),
-    certificates: opts.certificates.map(certificateOf),
+    certificates: opts.certificates.map(certificateElementOf) as unknown as pkijs.CertificateSetItem[],
     signerInfos: [signerInfo],
   });
   return new pkijs.ContentInfo({ contentType: OID.signedData, content: signed.toSchema(true) });

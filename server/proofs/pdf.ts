@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import { Readable } from 'node:stream';
 import zlib from 'node:zlib';
-import { PDFContentStream, PDFDocument, PDFName, PDFRawStream, PDFString, StandardFonts, fill, popGraphicsState, pushGraphicsState, rectangle, rgb, setFillingRgbColor, type PDFFont, type PDFPage } from 'pdf-lib';
+import { PDFContentStream, PDFDocument, PDFName, PDFRawStream, PDFString, StandardFonts, rgb, type PDFFont, type PDFPage } from 'pdf-lib';
 /*
  * pdf-lib 1.17.1 stays rather than the maintained fork @cantoo/pdf-lib. Measured on
  * this certificate with the optimizations below applied to both, 40 pages after a warm-up:
@@ -18,6 +18,7 @@ import qrcode from 'qrcode-generator';
 import { encodePackage, PACKAGE_ATTACHMENT_NAME, type ProofPackage } from '../../core/ledger/package.ts';
 import { parseRecord } from '../../core/ledger/record.ts';
 import { sfntFace } from './sfnt.ts';
+import { embedPreparedFont } from './prepared-font.ts';
 import { CERTIFICATE_TEXT, formatSize, otherLocales, type Trilingual } from './certificate-text.ts';
 import type { CertificateLocale } from '../locale.ts';
 
@@ -132,65 +133,279 @@ const LINK = rgb(0.1, 0.3, 0.7);
  */
 type Fonts = { latin: PDFFont; cjk: PDFFont; cjkHas(cp: number): boolean; fallback: PDFFont | null; fallbackHas(cp: number): boolean };
 
-/** The font for one character: ASCII in Helvetica, then the CJK font, then the fallback. */
-function fontFor(ch: string, fonts: Fonts): PDFFont {
-  const cp = ch.codePointAt(0)!;
-  if (cp >= 0x20 && cp <= 0x7e) return fonts.latin;
-  if (fonts.cjkHas(cp) || !fonts.fallback || !fonts.fallbackHas(cp)) return fonts.cjk;
-  return fonts.fallback;
+/** Where a character is drawn: 0 Helvetica (printable ASCII), 1 the CJK font, 2 the fallback. */
+type Slot = 0 | 1 | 2;
+
+/**
+ * The memos of text measurement, shared by every certificate drawn with the same faces: a
+ * character's font, a text's width at a size, a sentence's lines at a size and width. They
+ * depend only on the faces (never on a document), and a certificate measures the same
+ * labels and sentences each time: measuring was a fifth of a certificate's CPU time.
+ */
+type Measures = { slots: Map<number, Slot>; widths: Map<string, number>; lines: Map<string, string[]>; runs: Map<string, Array<{ slot: Slot; text: string; width: number }>> };
+const measuresByFaces = new Map<string, Measures>();
+/** The most entries a memo keeps; past it, it starts over (names and values do not repeat much). */
+const MEASURE_MEMO_LIMIT = 20_000;
+function remember<V>(memo: Map<string, V>, key: string, value: V): V {
+  if (memo.size >= MEASURE_MEMO_LIMIT) memo.clear();
+  memo.set(key, value);
+  return value;
 }
 
-/** Draws text in runs of one font each. */
-function drawMixed(page: PDFPage, text: string, x: number, y: number, size: number, fonts: Fonts, color = INK): number {
-  let at = x;
-  let run = '';
-  let runFont: PDFFont | null = null;
-  const flush = () => {
-    if (!run || !runFont) return;
-    page.drawText(run, { x: at, y, size, font: runFont, color });
-    at += runFont.widthOfTextAtSize(run, size);
-    run = '';
-  };
-  for (const ch of text) {
-    const font = fontFor(ch, fonts);
-    if (font !== runFont) flush();
-    runFont = font;
-    run += ch;
+/** Latin text in Helvetica/Courier as a hex string (WinAnsi codes): the same for every document. */
+const standardHex = new Map<string, string>();
+
+/** PDF number syntax (no exponent), 4 decimals at most: what a page's coordinates need. */
+function num(n: number): string {
+  const rounded = Math.round(n * 10_000) / 10_000;
+  return Object.is(rounded, -0) ? '0' : String(rounded);
+}
+
+/**
+ * Writes a page's text, QR code and links as one content stream of its own, in PDF syntax
+ * directly: pdf-lib's drawText made ~10 operator objects per run of text (a certificate has
+ * ~150 runs), validated its options and serialized them again at save.
+ */
+class Pen {
+  private readonly ops: string[] = [];
+  private readonly keys = new Map<PDFFont, string>();
+  private readonly measures: Measures;
+  private readonly doc: PDFDocument;
+  private readonly page: PDFPage;
+  private readonly mono: PDFFont;
+  readonly fonts: Fonts;
+
+  constructor(doc: PDFDocument, page: PDFPage, fonts: Fonts, mono: PDFFont, faces: string) {
+    this.doc = doc;
+    this.page = page;
+    this.fonts = fonts;
+    this.mono = mono;
+    const key = `${faces}|${fonts.fallback ? 1 : 0}`;
+    let measures = measuresByFaces.get(key);
+    if (!measures) measuresByFaces.set(key, (measures = { slots: new Map(), widths: new Map(), lines: new Map(), runs: new Map() }));
+    this.measures = measures;
   }
-  flush();
-  return at;
+
+  /** The font for one character: ASCII in Helvetica, then the CJK font, then the fallback (when embedded). */
+  slotOf(cp: number): Slot {
+    let slot = this.measures.slots.get(cp);
+    if (slot === undefined) {
+      const { fonts } = this;
+      slot = cp >= 0x20 && cp <= 0x7e ? 0 : fonts.cjkHas(cp) || !fonts.fallback || !fonts.fallbackHas(cp) ? 1 : 2;
+      this.measures.slots.set(cp, slot);
+    }
+    return slot;
+  }
+
+  fontOf(slot: Slot): PDFFont {
+    return slot === 0 ? this.fonts.latin : slot === 1 ? this.fonts.cjk : this.fonts.fallback!;
+  }
+
+  /** The width of `text` at `size`, each character in its font (as the page draws it). */
+  widthOf(text: string, size: number): number {
+    const key = `${size}|${text}`;
+    let width = this.measures.widths.get(key);
+    if (width === undefined) {
+      width = 0;
+      for (const ch of text) width += this.fontOf(this.slotOf(ch.codePointAt(0)!)).widthOfTextAtSize(ch, size);
+      remember(this.measures.widths, key, width);
+    }
+    return width;
+  }
+
+  /**
+   * Wraps a sentence to a width: Latin text breaks between words, CJK text between any two
+   * characters (as those languages are typeset), never inside a Latin word.
+   */
+  wrap(text: string, size: number, width: number): string[] {
+    const key = `${size}|${width}|${text}`;
+    const known = this.measures.lines.get(key);
+    if (known) return known;
+    const tokens = text.match(/[\x21-\x7e]+|\s+|[^\s\x21-\x7e]/gu) ?? [];
+    const lines: string[] = [];
+    let line = '';
+    for (const token of tokens) {
+      if (!line && /^\s+$/.test(token)) continue;
+      if (line && this.widthOf(line + token, size) > width) {
+        lines.push(line.trimEnd());
+        line = /^\s+$/.test(token) ? '' : token;
+      } else line += token;
+    }
+    if (line.trim()) lines.push(line.trimEnd());
+    return remember(this.measures.lines, key, lines);
+  }
+
+  /** Draws text in runs of one font each; returns where it ends. */
+  mixed(text: string, x: number, y: number, size: number, color = INK): number {
+    const key = `${size}|${text}`;
+    let runs = this.measures.runs.get(key);
+    if (!runs) {
+      runs = [];
+      let run = '';
+      let runSlot: Slot | null = null;
+      const flush = () => {
+        if (run && runSlot !== null) runs!.push({ slot: runSlot, text: run, width: this.fontOf(runSlot).widthOfTextAtSize(run, size) });
+        run = '';
+      };
+      for (const ch of text) {
+        const slot = this.slotOf(ch.codePointAt(0)!);
+        if (slot !== runSlot) flush();
+        runSlot = slot;
+        run += ch;
+      }
+      flush();
+      remember(this.measures.runs, key, runs);
+    }
+    let at = x;
+    for (const run of runs) {
+      this.text(this.fontOf(run.slot), run.text, at, y, size, color);
+      at += run.width;
+    }
+    return at;
+  }
+
+  /** One line of text in one font (as pdf-lib's drawText writes it, without its extra operators). */
+  text(font: PDFFont, text: string, x: number, y: number, size: number, color = INK): void {
+    let key = this.keys.get(font);
+    if (key === undefined) this.keys.set(font, (key = this.page.node.newFontDictionary(font.name, font.ref).toString()));
+    let hex: string | undefined;
+    if (font === this.fonts.latin || font === this.mono) {
+      const memoKey = `${font.name}|${text}`;
+      hex = standardHex.get(memoKey);
+      if (hex === undefined) remember(standardHex, memoKey, (hex = font.encodeText(text).toString()));
+    } else hex = font.encodeText(text).toString();
+    this.ops.push(`BT ${num(color.red)} ${num(color.green)} ${num(color.blue)} rg ${key} ${num(size)} Tf 1 0 0 1 ${num(x)} ${num(y)} Tm ${hex} Tj ET`);
+  }
+
+  /** Raw operators (already in PDF syntax), e.g. a cached QR code, placed with its lower left corner at (x, y). */
+  placed(operators: string, x: number, y: number): void {
+    this.ops.push(`q 1 0 0 1 ${num(x)} ${num(y)} cm\n${operators}\nQ`);
+  }
+
+  /** Adds what was written to the page, deflated, as a content stream after pdf-lib's own. */
+  finish(): void {
+    const stream = PDFRawStream.of(this.doc.context.obj({ Filter: 'FlateDecode' }), zlib.deflateSync(Buffer.from(`q\n${this.ops.join('\n')}\nQ\n`, 'latin1')));
+    this.page.node.addContentStream(this.doc.context.register(stream));
+  }
 }
 
-/** Embeds the fonts a certificate needs; the fallback only when `texts` hold a character the CJK font lacks. */
-async function embedFonts(doc: PDFDocument, fontFile: string, fallbackFile: string | null, texts: string[]): Promise<Fonts> {
+/**
+ * Embeds the fonts a certificate needs; the fallback only when `texts` hold a character the
+ * CJK font lacks. Each is the subset prepared for exactly the characters of `texts` it draws
+ * (server/proofs/prepared-font.ts): made once, then copied into every certificate with the
+ * same characters (an enterprise's certificates, a language's fixed text).
+ */
+async function embedFonts(doc: PDFDocument, locale: CertificateLocale, fontFile: string, fallbackFile: string | null, texts: string[]): Promise<Fonts> {
   const main = loadFont(fontFile);
   const fallback = fallbackFile && fs.existsSync(fallbackFile) ? loadFont(fallbackFile) : null;
-  const needsFallback = Boolean(fallback) && texts.some((t) => [...t].some((ch) => {
-    const cp = ch.codePointAt(0)!;
-    return cp > 0x7e && !main.hasGlyph(cp) && fallback!.hasGlyph(cp);
-  }));
+  const { mainCodePoints, fallbackCodePoints } = codePointsOf(`${fontFile}\u0000${fallback ? fallbackFile : ''}`, locale, main, fallback, texts);
   return {
     latin: await doc.embedFont(StandardFonts.Helvetica),
-    cjk: await doc.embedFont(main.bytes, { subset: true }),
+    cjk: await embedPreparedFont(doc, cachingFontkit, main.bytes, String.fromCodePoint(...mainCodePoints)),
     cjkHas: main.hasGlyph,
-    fallback: needsFallback ? await doc.embedFont(fallback!.bytes, { subset: true }) : null,
+    fallback: fallbackCodePoints.length > 0 ? await embedPreparedFont(doc, cachingFontkit, fallback!.bytes, String.fromCodePoint(...fallbackCodePoints)) : null,
     fallbackHas: fallback?.hasGlyph ?? (() => false),
   };
 }
 
-/** Splits a long token (hashes) into lines that fit the width. */
+/** The fixed texts a certificate draws in all three languages (the others in a compact line or paragraph beside its own). */
+const IN_EVERY_LANGUAGE = new Set<keyof typeof CERTIFICATE_TEXT>(['title', 'asset', 'fileHash', 'dna', 'enterprise', 'registeredAt', 'block', 'issuedAt', 'expiresAt', 'platformKey', 'howToCheck']);
+/** Not drawn (the signature's /Reason is a text string of the signature dictionary; the size has no row of its own). */
+const NOT_DRAWN = new Set<keyof typeof CERTIFICATE_TEXT>(['signatureReason', 'size']);
+
+/** The fixed texts drawn on a certificate in `locale`: its labels and sentences, the other languages' beside them, the compact lines' separator. */
+function fixedTexts(locale: CertificateLocale): string[] {
+  const texts = [' · '];
+  for (const [key, text] of Object.entries(CERTIFICATE_TEXT) as Array<[keyof typeof CERTIFICATE_TEXT, Trilingual]>) {
+    if (NOT_DRAWN.has(key)) continue;
+    if (IN_EVERY_LANGUAGE.has(key)) texts.push(...Object.values(text));
+    else texts.push(text[locale]);
+  }
+  return texts;
+}
+
+/** Where each character of a language's fixed texts goes (the main CJK font or the fallback), by language and font pair: the same for every certificate. */
+const fixedCodePoints = new Map<string, { main: Set<number>; fallback: Set<number> }>();
+
+/**
+ * The characters drawn in the CJK font and in the fallback, sorted (the keys of their
+ * prepared subsets): those of the fixed texts (classified once per language and font pair) and those of
+ * this certificate's own texts. ASCII is drawn in Helvetica; a character neither font has
+ * goes to the main font (its .notdef glyph).
+ */
+function codePointsOf(pair: string, locale: CertificateLocale, main: LoadedFont, fallback: LoadedFont | null, texts: string[]): { mainCodePoints: number[]; fallbackCodePoints: number[] } {
+  const isFallback = (cp: number) => fallback !== null && !main.hasGlyph(cp) && fallback.hasGlyph(cp);
+  const classify = (from: Iterable<string>, into: { main: Set<number>; fallback: Set<number> }) => {
+    for (const text of from) {
+      for (const ch of text) {
+        const cp = ch.codePointAt(0)!;
+        if ((cp >= 0x20 && cp <= 0x7e) || into.main.has(cp) || into.fallback.has(cp)) continue;
+        (isFallback(cp) ? into.fallback : into.main).add(cp);
+      }
+    }
+  };
+  let fixed = fixedCodePoints.get(`${locale}\u0000${pair}`);
+  if (!fixed) {
+    fixed = { main: new Set(), fallback: new Set() };
+    classify(fixedTexts(locale), fixed);
+    fixedCodePoints.set(`${locale}\u0000${pair}`, fixed);
+  }
+  const all = { main: new Set(fixed.main), fallback: new Set(fixed.fallback) };
+  classify(texts, all);
+  const sorted = (set: Set<number>) => [...set].sort((a, b) => a - b);
+  return { mainCodePoints: sorted(all.main), fallbackCodePoints: sorted(all.fallback) };
+}
+
+/** Splits a long token (hashes) into lines that fit the width (a monospaced font: no kerning between characters). */
 function wrapToken(text: string, font: PDFFont, size: number, width: number): string[] {
   const lines: string[] = [];
   let line = '';
+  let lineWidth = 0;
   for (const ch of text) {
-    if (font.widthOfTextAtSize(line + ch, size) > width) {
+    const w = font.widthOfTextAtSize(ch, size);
+    if (lineWidth + w > width) {
       lines.push(line);
       line = '';
+      lineWidth = 0;
     }
     line += ch;
+    lineWidth += w;
   }
   if (line) lines.push(line);
   return lines;
+}
+
+/** The QR codes drawn so far, by address and size (one verification address per deployment). */
+const qrMemo = new Map<string, string>();
+
+/**
+ * The QR code of `url`, `size` points wide with its lower left corner at the origin, as content
+ * stream operators: one filled path of a rectangle per run of dark modules in a row. Made once
+ * per address (choosing the mask pattern alone was a twentieth of a certificate's time).
+ */
+function qrOperators(url: string, size: number): string {
+  const key = `${size}|${url}`;
+  let ops = qrMemo.get(key);
+  if (ops === undefined) {
+    const qr = qrcode(0, 'M');
+    qr.addData(url);
+    qr.make();
+    const modules = qr.getModuleCount();
+    const cell = size / modules;
+    const parts = [`${num(INK.red)} ${num(INK.green)} ${num(INK.blue)} rg`];
+    for (let r = 0; r < modules; r++) {
+      for (let c = 0; c < modules; c++) {
+        if (!qr.isDark(r, c)) continue;
+        const start = c;
+        while (c + 1 < modules && qr.isDark(r, c + 1)) c++;
+        parts.push(`${num(start * cell)} ${num((modules - 1 - r) * cell)} ${num((c - start + 1) * cell + 0.05)} ${num(cell + 0.05)} re`);
+      }
+    }
+    parts.push('f');
+    if (qrMemo.size >= 64) qrMemo.clear();
+    qrMemo.set(key, (ops = parts.join('\n')));
+  }
+  return ops;
 }
 
 function formatTime(ms: number): string {
@@ -198,29 +413,11 @@ function formatTime(ms: number): string {
   return `${beijing} (UTC+8)`;
 }
 
-function widthOfMixed(text: string, size: number, fonts: Fonts): number {
-  let width = 0;
-  for (const ch of text) width += fontFor(ch, fonts).widthOfTextAtSize(ch, size);
-  return width;
-}
-
-/**
- * Wraps a sentence to a width: Latin text breaks between words, CJK text between any two
- * characters (as those languages are typeset), never inside a Latin word.
- */
-function wrapMixed(text: string, size: number, width: number, fonts: Fonts): string[] {
-  const tokens = text.match(/[\x21-\x7e]+|\s+|[^\s\x21-\x7e]/gu) ?? [];
-  const lines: string[] = [];
-  let line = '';
-  for (const token of tokens) {
-    if (!line && /^\s+$/.test(token)) continue;
-    if (line && widthOfMixed(line + token, size, fonts) > width) {
-      lines.push(line.trimEnd());
-      line = /^\s+$/.test(token) ? '' : token;
-    } else line += token;
-  }
-  if (line.trim()) lines.push(line.trimEnd());
-  return lines;
+/** The asset row's value: its name, kind and size. */
+function assetLine(asset: CertificateAsset, locale: CertificateLocale): string {
+  const kind = asset.type[locale];
+  const size = asset.size === null ? '' : ` · ${formatSize(asset.size, locale)}`;
+  return locale === 'en' ? `${asset.name} (${kind}${size})` : `${asset.name}（${kind}${size}）`;
 }
 
 export type CertificateAsset = {
@@ -270,11 +467,13 @@ export async function renderPreparedCertificate({ pkg, verifyUrl, fontFile, fall
   const T = CERTIFICATE_TEXT;
   const others = otherLocales(locale);
   const compact = (text: Trilingual) => others.map((l) => text[l]).join(' · ');
-  const allTexts = [record.enterprise_name, asset?.name ?? '', ...Object.values(T).flatMap((t) => Object.values(t)), ...(asset ? Object.values(asset.type) : []), ...(asset?.details ?? []).flatMap((d) => [d.value, ...Object.values(d.label)])];
+  const assetRow = asset ? assetLine(asset, locale) : null;
+  // The texts of this certificate drawn in the CJK fonts besides the fixed texts (values in Latin letters and digits are drawn in Helvetica or Courier).
+  const ownTexts = [record.enterprise_name, assetRow ?? '', ...(asset?.details ?? []).flatMap((d) => [d.value, ...Object.values(d.label)])];
   const doc = await PDFDocument.create();
   deflateNatively(doc);
   doc.registerFontkit(cachingFontkit);
-  const fonts = await embedFonts(doc, fontFile, fallbackFontFile, allTexts);
+  const fonts = await embedFonts(doc, locale, fontFile, fallbackFontFile, ownTexts);
   const mono = await doc.embedFont(StandardFonts.Courier);
   doc.setTitle(`${T.title[locale]} ${pkg.asset_dna}`);
   doc.setSubject(`${T.title.zh} / ${T.title.en} / ${T.title.ja}`);
@@ -290,7 +489,8 @@ export async function renderPreparedCertificate({ pkg, verifyUrl, fontFile, fall
   page.drawRectangle({ x: 30, y: 30, width: width - 60, height: height - 60, borderColor: ACCENT, borderWidth: 0.5 });
 
   let y = height - 84;
-  const centered = (text: string, size: number, color = INK) => drawMixed(page, text, (width - widthOfMixed(text, size, fonts)) / 2, y, size, fonts, color);
+  const pen = new Pen(doc, page, fonts, mono, `${fontFile}|${fallbackFontFile ?? ''}`);
+  const centered = (text: string, size: number, color = INK) => pen.mixed(text, (width - pen.widthOf(text, size)) / 2, y, size, color);
   centered(T.title[locale], 24);
   y -= 20;
   centered(compact(T.title), 10, MUTED);
@@ -300,20 +500,18 @@ export async function renderPreparedCertificate({ pkg, verifyUrl, fontFile, fall
   const valueX = 210;
   const valueWidth = width - valueX - 60;
   const row = (label: Trilingual, value: string, isMono: boolean) => {
-    drawMixed(page, label[locale], left, y, 10.5, fonts);
-    const small = wrapMixed(compact(label), 7, valueX - left - 10, fonts);
-    small.forEach((line, i) => drawMixed(page, line, left, y - 11 - i * 9, 7, fonts, MUTED));
-    const lines = isMono ? wrapToken(value, mono, 9.5, valueWidth) : wrapMixed(value, 10.5, valueWidth, fonts);
+    pen.mixed(label[locale], left, y, 10.5);
+    const small = pen.wrap(compact(label), 7, valueX - left - 10);
+    small.forEach((line, i) => pen.mixed(line, left, y - 11 - i * 9, 7, MUTED));
+    const lines = isMono ? wrapToken(value, mono, 9.5, valueWidth) : pen.wrap(value, 10.5, valueWidth);
     lines.forEach((line, i) => {
-      if (isMono) page.drawText(line, { x: valueX, y: y - i * 13, size: 9.5, font: mono, color: INK });
-      else drawMixed(page, line, valueX, y - i * 13, 10.5, fonts);
+      if (isMono) pen.text(mono, line, valueX, y - i * 13, 9.5, INK);
+      else pen.mixed(line, valueX, y - i * 13, 10.5);
     });
     y -= Math.max(22 + small.length * 9, lines.length * 13 + 14);
   };
   if (asset) {
-    const kind = asset.type[locale];
-    const size = asset.size === null ? '' : ` · ${formatSize(asset.size, locale)}`;
-    row(T.asset, locale === 'en' ? `${asset.name} (${kind}${size})` : `${asset.name}（${kind}${size}）`, false);
+    row(T.asset, assetRow!, false);
     for (const d of asset.details ?? []) row(d.label, d.value, d.isMono);
   }
   row(T.fileHash, pkg.file_hash, true);
@@ -330,8 +528,8 @@ export async function renderPreparedCertificate({ pkg, verifyUrl, fontFile, fall
   const textWidth = width - left - 60 - qrSize - 20;
   y -= 4;
   const paragraph = (text: string, size: number, color = INK, maxWidth = textWidth) => {
-    for (const line of wrapMixed(text, size, maxWidth, fonts)) {
-      drawMixed(page, line, left, y, size, fonts, color);
+    for (const line of pen.wrap(text, size, maxWidth)) {
+      pen.mixed(line, left, y, size, color);
       y -= size + 4;
     }
     y -= 3;
@@ -344,37 +542,22 @@ export async function renderPreparedCertificate({ pkg, verifyUrl, fontFile, fall
   paragraph(T.offline[locale], 7.5, MUTED);
 
   // QR code to the verification page, beside the explanation.
-  const qr = qrcode(0, 'M');
-  qr.addData(verifyUrl);
-  qr.make();
-  const modules = qr.getModuleCount();
-  const cell = qrSize / modules;
   const qrX = width - 60 - qrSize;
   const qrY = qrTop - qrSize + 8;
-  // One filled path of a rectangle per run of dark modules in a row (drawRectangle per module
-  // wrote ~600 rectangles with their own graphics state: a tenth of a certificate's render time).
-  const qrOps = [pushGraphicsState(), setFillingRgbColor(INK.red, INK.green, INK.blue)];
-  for (let r = 0; r < modules; r++) {
-    for (let c = 0; c < modules; c++) {
-      if (!qr.isDark(r, c)) continue;
-      const start = c;
-      while (c + 1 < modules && qr.isDark(r, c + 1)) c++;
-      qrOps.push(rectangle(qrX + start * cell, qrY + (modules - 1 - r) * cell, (c - start + 1) * cell + 0.05, cell + 0.05));
-    }
-  }
-  page.pushOperators(...qrOps, fill(), popGraphicsState());
+  pen.placed(qrOperators(verifyUrl, qrSize), qrX, qrY);
   const scan = `${T.scan[locale]}`;
-  drawMixed(page, scan, qrX + (qrSize - widthOfMixed(scan, 8.5, fonts)) / 2, qrY - 13, 8.5, fonts, MUTED);
+  pen.mixed(scan, qrX + (qrSize - pen.widthOf(scan, 8.5)) / 2, qrY - 13, 8.5, MUTED);
 
   y = Math.min(y, qrY - 28);
   const link = (label: Trilingual, url: string) => {
-    const labelEnd = drawMixed(page, `${label[locale]}: `, left, y, 8.5, fonts, MUTED);
-    page.drawText(url, { x: labelEnd, y, size: 8, font: fonts.latin, color: LINK });
+    const labelEnd = pen.mixed(`${label[locale]}: `, left, y, 8.5, MUTED);
+    pen.text(fonts.latin, url, labelEnd, y, 8, LINK);
     addLink(doc, page, url, { x: labelEnd, y: y - 2, width: fonts.latin.widthOfTextAtSize(url, 8), height: 10 });
     y -= 14;
   };
   link(T.verifyAt, verifyUrl);
   link(T.explorer, pkg.explorer_url);
+  pen.finish();
 
   await doc.attach(await encodePackage(pkg), PACKAGE_ATTACHMENT_NAME, {
     mimeType: 'application/gzip',

@@ -1,10 +1,11 @@
 /**
  * Certificate pages are rendered in worker threads, never on the API's event loop: a burst
- * of proof PDFs used to delay unrelated requests by up to 178 ms. Each worker
- * renders one page at a time and keeps its parsed fonts and memoized layouts warm; the pool
- * starts workers on demand (up to `size`) and they hold the process open only while busy.
- * The page comes back prepared for signing (server/proofs/pdf.ts renderPreparedCertificate):
- * the keys (a sealed key or an HSM) never leave this thread, and signing costs ~1 ms.
+ * of proof PDFs used to delay unrelated requests by up to 178 ms. Each worker renders one
+ * page at a time and keeps its parsed fonts, prepared font subsets (prepared-font.ts) and
+ * memoized measures warm; the pool starts workers on demand (up to `size`) and they hold the
+ * process open only while busy. The page comes back prepared for signing (server/proofs/pdf.ts
+ * renderPreparedCertificate): the keys (a sealed key or an HSM) never leave this thread, where
+ * signing costs a few ms of CPU (two ECDSA signatures, the CMS and the time-stamp token).
  *
  * `size` 0 renders in this thread (what PROOF_RENDER_WORKERS=0 asks for).
  */
