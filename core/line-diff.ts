@@ -62,6 +62,70 @@ export function lineHashes(bytes: Uint8Array): Float64Array {
   return out;
 }
 
+/** The number of lines of a text (the last one may lack its end of line). */
+export function lineCount(bytes: Uint8Array, start = 0, end = bytes.length): number {
+  let count = 0;
+  for (let i = bytes.indexOf(10, start); i >= 0 && i < end; i = bytes.indexOf(10, i + 1)) count++;
+  if (end > start && bytes[end - 1] !== 10) count++;
+  return count;
+}
+
+/** The length of the common head of two byte strings, four bytes at a time where both are aligned. */
+function commonHead(a: Uint8Array, b: Uint8Array, max: number): number {
+  let i = 0;
+  if (a.byteOffset % 4 === 0 && b.byteOffset % 4 === 0 && max >= 64) {
+    const wa = new Uint32Array(a.buffer, a.byteOffset, max >>> 2);
+    const wb = new Uint32Array(b.buffer, b.byteOffset, max >>> 2);
+    let w = 0;
+    while (w < wa.length && wa[w] === wb[w]) w++;
+    i = w * 4;
+  }
+  while (i < max && a[i] === b[i]) i++;
+  return i;
+}
+
+/** The length of the common tail of two byte strings, at most `max`. */
+function commonTail(a: Uint8Array, b: Uint8Array, max: number): number {
+  let i = a.length - 1;
+  let j = b.length - 1;
+  const stop = a.length - max;
+  while (i >= stop && a[i] === b[j]) {
+    i--;
+    j--;
+  }
+  return a.length - 1 - i;
+}
+
+/**
+ * Lines added and removed from one text blob to another (null: the file is new or gone), as
+ * countLines answers over every line of both: the common head and tail are found on the bytes
+ * first (most commits change a few lines of a large file), cut back to whole lines, and only
+ * the lines between are hashed and diffed. Both blobs must be text (see isBinary).
+ */
+export function blobLineCounts(before: Uint8Array | null, after: Uint8Array | null, maxD = 20_000): LineCounts {
+  if (!before || !after) return { added: after ? lineCount(after) : 0, removed: before ? lineCount(before) : 0 };
+  const la = before.length;
+  const lb = after.length;
+  const min = Math.min(la, lb);
+  // The head: every whole line in the common bytes (a line ends with its "\n").
+  const same = commonHead(before, after, min);
+  if (same === la && la === lb) return { added: 0, removed: 0 };
+  const head = same === 0 ? 0 : before.lastIndexOf(10, same - 1) + 1;
+  // The tail: the common bytes after the head, from the first position that starts a line in both.
+  const tailBytes = commonTail(before, after, min - head);
+  let tail = 0;
+  if (tailBytes > 0) {
+    const sa = la - tailBytes;
+    const sb = lb - tailBytes;
+    if ((sa === head || before[sa - 1] === 10) && (sb === head || after[sb - 1] === 10)) tail = tailBytes;
+    else {
+      const nl = before.indexOf(10, sa);
+      if (nl >= 0) tail = la - (nl + 1);
+    }
+  }
+  return countLines(lineHashes(before.subarray(head, la - tail)), lineHashes(after.subarray(head, lb - tail)), maxD);
+}
+
 /** The length of the shortest edit script between a and b, or -1 beyond `maxD` edits. */
 function editDistance(a: ArrayLike<number>, b: ArrayLike<number>, maxD: number): number {
   const n = a.length;
@@ -81,6 +145,56 @@ function editDistance(a: ArrayLike<number>, b: ArrayLike<number>, maxD: number):
     }
   }
   return -1;
+}
+
+/** Bit-parallel LCS is used past this many lines (Myers' search is cheaper for the small ones). */
+const BIT_PARALLEL_MIN_LINES = 64;
+/** The most 32-bit mask words bit-parallel LCS may allocate (4 MiB); past it, Myers' search. */
+const BIT_PARALLEL_MAX_WORDS = 2 ** 20;
+
+/**
+ * The length of the shortest edit script between a and b (insertions and deletions of lines:
+ * n + m - 2 * LCS), with the bit-parallel LCS of Allison and Dix (Hyyrö's formulation): one
+ * pass over b, each step O(n / 32) word operations, whatever the distance. Myers' search costs
+ * about d² / 2 steps, which for a file rewritten in many places (d in the thousands) is far
+ * more. -1 when the masks would take more than BIT_PARALLEL_MAX_WORDS.
+ */
+function editDistanceBitParallel(a: ArrayLike<number>, b: ArrayLike<number>): number {
+  // The masks are built over the shorter side (the LCS is symmetric).
+  if (a.length > b.length) [a, b] = [b, a];
+  const n = a.length;
+  const m = b.length;
+  const words = (n + 31) >>> 5;
+  // Only the lines of a that also occur in b get a mask: the others never match.
+  const inB = new Set<number>();
+  for (let j = 0; j < m; j++) inB.add(b[j]!);
+  const row = new Map<number, number>();
+  for (let i = 0; i < n; i++) if (inB.has(a[i]!) && !row.has(a[i]!)) row.set(a[i]!, row.size);
+  if (row.size * words > BIT_PARALLEL_MAX_WORDS) return -1;
+  const masks = new Int32Array(row.size * words);
+  for (let i = 0; i < n; i++) {
+    const r = row.get(a[i]!);
+    if (r !== undefined) masks[r * words + (i >>> 5)]! |= 1 << (i & 31);
+  }
+  // V: a 1 for each position of a not (yet) in the LCS; V' = (V + (V & M)) | (V & ~M).
+  const v = new Int32Array(words).fill(-1);
+  for (let j = 0; j < m; j++) {
+    const r = row.get(b[j]!);
+    if (r === undefined) continue;
+    const base = r * words;
+    let carry = 0;
+    for (let w = 0; w < words; w++) {
+      const x = v[w]!;
+      const mask = masks[base + w]!;
+      const u = x & mask;
+      const sum = (x >>> 0) + (u >>> 0) + carry;
+      carry = sum > 0xffffffff ? 1 : 0;
+      v[w] = sum | (x & ~mask);
+    }
+  }
+  let lcs = 0;
+  for (let i = 0; i < n; i++) if (!(v[i >>> 5]! & (1 << (i & 31)))) lcs++;
+  return n + m - 2 * lcs;
 }
 
 function typedSlice(a: ArrayLike<number>, start: number, end: number): ArrayLike<number> {
@@ -126,8 +240,16 @@ export function countLines(a: ArrayLike<number>, b: ArrayLike<number>, maxD = 20
   // Every line whose count differs between the two sides is one edit at least: when that lower
   // bound already passes maxD the answer is null, without the O((n+m)·maxD) search to find it.
   if (n + m > maxD && editLowerBound(ma, mb) > maxD) return null;
-  const d = editDistance(ma, mb, Math.min(maxD, n + m));
-  if (d < 0) return null;
+  // Myers' search first, bounded to about what the bit-parallel pass would cost (most edits are
+  // a few lines), then the bit-parallel LCS, whose cost does not grow with the distance.
+  const bound = Math.min(maxD, n + m);
+  const cheap = n + m > BIT_PARALLEL_MIN_LINES ? Math.min(bound, Math.ceil(Math.sqrt((n * m) / 16))) : bound;
+  let d = editDistance(ma, mb, cheap);
+  if (d < 0 && cheap < bound) {
+    d = editDistanceBitParallel(ma, mb);
+    if (d < 0) d = editDistance(ma, mb, bound);
+  }
+  if (d < 0 || d > maxD) return null;
   // d = removed + added, and added - removed = m - n.
   const added = (d + m - n) / 2;
   return { added, removed: d - added };

@@ -11,7 +11,7 @@ import { sha256 as nobleSha256 } from '@noble/hashes/sha2.js';
 import { createSHA256, type IHasher } from 'hash-wasm';
 import { PackReader, type RawObject } from './git-pack.ts';
 import { COMMIT_CHANGES_MAX, COMMIT_RECORD_FORMAT, type CommitChange, type CommitChanges, type CommitPerson, type CommitRecord } from './repos.ts';
-import { countLines, isBinary, lineHashes } from './line-diff.ts';
+import { blobLineCounts, isBinary, type LineCounts } from './line-diff.ts';
 
 /** The subset of a promise-based `fs` that isomorphic-git calls. */
 export type GitFs = { promises: Record<string, (...args: never[]) => Promise<unknown>> } | Record<string, unknown>;
@@ -50,9 +50,10 @@ export type ReadOptions = {
 
 /** Files larger than this get no line counts (their digest is still listed). */
 const LINE_COUNT_MAX_BYTES = 1024 * 1024;
-/** Bounds of the reader's caches (the browser worker's memory): subtree listings, and the line hashes of recent blobs. */
+/** Bounds of the reader's caches (the browser worker's memory): subtree listings, and the bytes of recent text blobs. */
 const LISTING_CACHE_BYTES = 16 * 2 ** 20;
-const LINE_IDS_CACHE_BYTES = 16 * 2 ** 20;
+const TEXT_CACHE_BYTES = 16 * 2 ** 20;
+const COUNTS_CACHE_ENTRIES = 16_384;
 /** A change needing more line edits than this gets no line counts (a rewrite: the diff would cost more than it tells). */
 const LINE_DIFF_MAX_EDITS = 2000;
 
@@ -231,8 +232,11 @@ export class CommitRecorder {
   /** Listings of subtrees (bytes and line count), most recently used last, bounded in bytes. */
   private readonly lineCache = new Map<string, { bytes: Uint8Array; count: number }>();
   private lineCacheBytes = 0;
-  private readonly lineIdCache = new Map<string, Float64Array | null>();
-  private lineIdBytes = 0;
+  /** Recent blobs' bytes for the line counts (null: binary or too large), most recently used last, bounded in bytes. */
+  private readonly textCache = new Map<string, Uint8Array | null>();
+  private textBytes = 0;
+  /** Line counts by (old blob, new blob), oldest first. */
+  private readonly countsCache = new Map<string, LineCounts>();
   private packs: Promise<PackReader> | null = null;
   /** Set when changes are computed: a blob's lines are kept as it is first hashed (no second read). */
   withLines = false;
@@ -333,7 +337,7 @@ export class CommitRecorder {
       this.objects++;
       this.bytes += blob.length;
       digest = await sha256(blob);
-      if (this.withLines) this.keepLines(oid, blob);
+      if (this.withLines) this.keepText(oid, blob);
       this.blobs.set(oid, digest);
     }
     return digest;
@@ -473,33 +477,34 @@ export class CommitRecorder {
   }
 
   /**
-   * A text blob's lines as interned ids (null: binary or too large), kept for a while: the new
-   * version of a file in one commit is the old one in the next.
+   * A text blob's bytes (null: binary or too large), kept for a while: the new version of a
+   * file in one commit is the old one in the next. Its lines are only hashed where the two
+   * versions differ (blobLineCounts).
    */
-  private keepLines(oid: string, blob: Uint8Array): Float64Array | null {
-    const lines = blob.length > LINE_COUNT_MAX_BYTES || isBinary(blob) ? null : lineHashes(blob);
-    if (this.lineIdCache.has(oid)) this.lineIdBytes -= this.lineIdCache.get(oid)?.byteLength ?? 0;
-    this.lineIdCache.delete(oid);
-    this.lineIdCache.set(oid, lines);
-    this.lineIdBytes += lines?.byteLength ?? 0;
-    while (this.lineIdCache.size > 4096 || this.lineIdBytes > LINE_IDS_CACHE_BYTES) {
-      const [k, v] = this.lineIdCache.entries().next().value!;
-      this.lineIdCache.delete(k);
-      this.lineIdBytes -= v?.byteLength ?? 0;
+  private keepText(oid: string, blob: Uint8Array): Uint8Array | null {
+    const text = blob.length > LINE_COUNT_MAX_BYTES || isBinary(blob) ? null : blob;
+    if (this.textCache.has(oid)) this.textBytes -= this.textCache.get(oid)?.length ?? 0;
+    this.textCache.delete(oid);
+    this.textCache.set(oid, text);
+    this.textBytes += text?.length ?? 0;
+    while (this.textCache.size > 4096 || this.textBytes > TEXT_CACHE_BYTES) {
+      const [k, v] = this.textCache.entries().next().value!;
+      this.textCache.delete(k);
+      this.textBytes -= v?.length ?? 0;
     }
-    return lines;
+    return text;
   }
 
-  private async blobLines(oid: string): Promise<Float64Array | null> {
-    if (this.lineIdCache.has(oid)) {
-      const hit = this.lineIdCache.get(oid)!;
-      this.lineIdCache.delete(oid); // most recently used last
-      this.lineIdCache.set(oid, hit);
+  private async blobText(oid: string): Promise<Uint8Array | null> {
+    if (this.textCache.has(oid)) {
+      const hit = this.textCache.get(oid)!;
+      this.textCache.delete(oid); // most recently used last
+      this.textCache.set(oid, hit);
       return hit;
     }
     const blob = await this.blob(oid);
     this.objects++;
-    return this.keepLines(oid, blob);
+    return this.keepText(oid, blob);
   }
 
   /**
@@ -555,9 +560,17 @@ export class CommitRecorder {
       let counts: { added: number; removed: number } | null = null;
       const isBlob = (e: TreeEntry | null) => !e || e.type === 'blob';
       if (isBlob(d.old) && isBlob(d.next)) {
-        const before = d.old ? await this.blobLines(d.old.oid) : new Float64Array(0);
-        const after = d.next ? await this.blobLines(d.next.oid) : new Float64Array(0);
-        if (before && after) counts = countLines(before, after, LINE_DIFF_MAX_EDITS);
+        // The same change is often met again (each side of a merge, a cherry-pick, a revert).
+        const key = `${d.old?.oid ?? ''}>${d.next?.oid ?? ''}`;
+        const known = this.countsCache.get(key);
+        if (known !== undefined) counts = known;
+        else {
+          const before = d.old ? await this.blobText(d.old.oid) : undefined;
+          const after = d.next ? await this.blobText(d.next.oid) : undefined;
+          if (before !== null && after !== null) counts = blobLineCounts(before ?? null, after ?? null, LINE_DIFF_MAX_EDITS);
+          this.countsCache.set(key, counts);
+          if (this.countsCache.size > COUNTS_CACHE_ENTRIES) this.countsCache.delete(this.countsCache.keys().next().value!);
+        }
       }
       added += counts?.added ?? 0;
       removed += counts?.removed ?? 0;
