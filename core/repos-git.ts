@@ -89,6 +89,27 @@ function compareBytes(a: Uint8Array, b: Uint8Array): number {
   return a.length - b.length;
 }
 
+/**
+ * Compares paths in the order of their UTF-8 bytes without encoding them (TextEncoder makes an
+ * ArrayBuffer per call, which in a browser worker costs microseconds): UTF-8 byte order is code
+ * point order, and UTF-16 code unit order differs from it only where a surrogate (U+10000 and
+ * up) meets a unit in U+E000–U+FFFF.
+ */
+export function comparePaths(a: string, b: string): number {
+  const n = Math.min(a.length, b.length);
+  for (let i = 0; i < n; i++) {
+    let x = a.charCodeAt(i);
+    let y = b.charCodeAt(i);
+    if (x === y) continue;
+    if (x >= 0xd800 && y >= 0xd800) {
+      x = x < 0xe000 ? x + 0x2000 : x - 0x800;
+      y = y < 0xe000 ? y + 0x2000 : y - 0x800;
+    }
+    return x - y;
+  }
+  return a.length - b.length;
+}
+
 /** Finds the end of the header (the first "\n\n") in a commit object's content. */
 function headerEnd(content: Uint8Array): number {
   for (let i = 0; i + 1 < content.length; i++) if (content[i] === 10 && content[i + 1] === 10) return i;
@@ -230,7 +251,11 @@ export class CommitRecorder {
   private readonly blobs = new Map<string, string>();
   private readonly treeDigests = new Map<string, { sha256: string; count: number }>();
   /** Listings of subtrees (bytes and line count), most recently used last, bounded in bytes. */
-  private readonly lineCache = new Map<string, { bytes: Uint8Array; count: number }>();
+  private readonly lineCache = new Map<string, { text: string; count: number }>();
+  /** Each tree's entries in listing order (a directory's name with its "/"), by tree id. */
+  private readonly listingOrder = new Map<string, TreeEntry[]>();
+  /** Where a whole listing is encoded to be hashed (grown as needed, never given away). */
+  private listingBytes = new Uint8Array(64 * 1024);
   private lineCacheBytes = 0;
   /** Recent blobs' bytes for the line counts (null: binary or too large), most recently used last, bounded in bytes. */
   private readonly textCache = new Map<string, Uint8Array | null>();
@@ -371,7 +396,7 @@ export class CommitRecorder {
    * are reused as they are. Ordering the children by name, with "/" after a directory's name,
    * is the byte order of the full paths (a name holds no "/").
    */
-  private async listingLines(treeOid: string, prefix: string): Promise<{ bytes: Uint8Array; count: number }> {
+  private async listingLines(treeOid: string, prefix: string): Promise<{ text: string; count: number }> {
     const key = `${treeOid}\0${prefix}`;
     let listing = this.lineCache.get(key);
     if (listing) {
@@ -379,43 +404,38 @@ export class CommitRecorder {
       this.lineCache.set(key, listing);
       return listing;
     }
-    const children = (await this.tree(treeOid)).map((e) => ({ e, key: encoder.encode(e.type === 'tree' ? `${e.path}/` : e.path) }));
-    children.sort((a, b) => compareBytes(a.key, b.key));
-    const parts: Uint8Array[] = [];
+    let children = this.listingOrder.get(treeOid);
+    if (!children) {
+      children = [...(await this.tree(treeOid))].sort((a, b) => comparePaths(a.type === 'tree' ? `${a.path}/` : a.path, b.type === 'tree' ? `${b.path}/` : b.path));
+      this.listingOrder.set(treeOid, children);
+    }
+    // Text, not bytes: strings cost the garbage collector little, where one small buffer per
+    // line (TextEncoder) was most of the listing time in the browser worker. The whole listing
+    // is encoded once, to be hashed (treeDigest).
+    const parts: string[] = [];
     let count = 0;
-    let size = 0;
-    for (const { e } of children) {
+    for (const e of children) {
       const path = prefix + e.path;
-      let part: Uint8Array;
       if (e.type === 'tree') {
         const sub = await this.listingLines(e.oid, `${path}/`);
-        part = sub.bytes;
+        parts.push(sub.text);
         count += sub.count;
       } else {
         // A submodule (gitlink) has no blob here: its line carries the commit id it points to.
-        part = encoder.encode(`${e.mode} ${e.type === 'commit' ? e.oid : await this.blobDigest(e.oid)} ${path}\0`);
+        parts.push(`${e.mode} ${e.type === 'commit' ? e.oid : await this.blobDigest(e.oid)} ${path}\0`);
         count++;
       }
-      parts.push(part);
-      size += part.length;
     }
-    // One buffer per listing, not one per line: a history's listings were millions of small
-    // objects for the garbage collector (the worker spent much of its time there).
-    const bytes = new Uint8Array(size);
-    let at = 0;
-    for (const part of parts) {
-      bytes.set(part, at);
-      at += part.length;
-    }
-    listing = { bytes, count };
+    listing = { text: parts.join(''), count };
     // A whole tree's listing (prefix "") is digested once by tree id (treeDigests): only subtrees are worth keeping.
+    const size = listing.text.length;
     if (prefix !== '' && size <= LISTING_CACHE_BYTES / 8) {
       this.lineCache.set(key, listing);
       this.lineCacheBytes += size;
       while (this.lineCacheBytes > LISTING_CACHE_BYTES) {
         const [k, v] = this.lineCache.entries().next().value!;
         this.lineCache.delete(k);
-        this.lineCacheBytes -= v.bytes.length;
+        this.lineCacheBytes -= v.text.length;
       }
     }
     return listing;
@@ -424,8 +444,10 @@ export class CommitRecorder {
   async treeDigest(treeOid: string): Promise<{ sha256: string; count: number }> {
     let d = this.treeDigests.get(treeOid);
     if (!d) {
-      const { bytes, count } = await this.listingLines(treeOid, '');
-      d = { sha256: await sha256(bytes), count };
+      const { text, count } = await this.listingLines(treeOid, '');
+      if (this.listingBytes.length < text.length * 3) this.listingBytes = new Uint8Array(text.length * 3);
+      const { written } = encoder.encodeInto(text, this.listingBytes);
+      d = { sha256: await sha256(this.listingBytes.subarray(0, written)), count };
       this.treeDigests.set(treeOid, d);
     }
     return d;
@@ -550,7 +572,7 @@ export class CommitRecorder {
     }
     const diff: Array<{ path: string; old: TreeEntry | null; next: TreeEntry | null }> = [];
     await this.diffTrees(parentTree, record.tree, '', diff);
-    diff.sort((a, b) => compareBytes(encoder.encode(a.path), encoder.encode(b.path)));
+    diff.sort((a, b) => comparePaths(a.path, b.path));
     let added = 0;
     let removed = 0;
     const paths: CommitChange[] = [];
