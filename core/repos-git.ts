@@ -9,7 +9,7 @@
 import git from 'isomorphic-git';
 import { sha256 as nobleSha256 } from '@noble/hashes/sha2.js';
 import { createSHA256, type IHasher } from 'hash-wasm';
-import { PackReader, type RawObject } from './git-pack.ts';
+import { PackReader, type PackObject, type RawObject } from './git-pack.ts';
 import { COMMIT_CHANGES_MAX, COMMIT_RECORD_FORMAT, type CommitChange, type CommitChanges, type CommitPerson, type CommitRecord } from './repos.ts';
 import { blobLineCounts, isBinary, type LineCounts } from './line-diff.ts';
 
@@ -258,7 +258,7 @@ export class CommitRecorder {
   private listingBytes = new Uint8Array(64 * 1024);
   private lineCacheBytes = 0;
   /** Recent blobs' bytes for the line counts (null: binary or too large), most recently used last, bounded in bytes. */
-  private readonly textCache = new Map<string, Uint8Array | null>();
+  private readonly textCache = new Map<string, { content: Uint8Array; at: number } | null>();
   private textBytes = 0;
   /** Line counts by (old blob, new blob), oldest first. */
   private readonly countsCache = new Map<string, LineCounts>();
@@ -277,13 +277,22 @@ export class CommitRecorder {
     return { fs: this.fs as never, gitdir: this.gitdir, cache: this.cache };
   }
 
-  /** An object's type and content: straight from the pack files, else (a loose object) from isomorphic-git. */
-  private async raw(oid: string): Promise<RawObject> {
+  /**
+   * An object's type and content: straight from the pack files, else (a loose object) from
+   * isomorphic-git. A packed object's content lives in the pack reader's ring: it is used at
+   * once, or kept with its `at` and checked (valid()) before it is used again.
+   */
+  private async raw(oid: string): Promise<PackObject> {
     const packs = await (this.packs ??= PackReader.open((this.fs as { promises: never }).promises, this.gitdir));
     const hit = packs.read(oid);
     if (hit) return hit;
     const { type, object } = await git.readObject({ ...this.args, oid, format: 'content' });
-    return { type: type as RawObject['type'], content: object as Uint8Array };
+    return { type: type as RawObject['type'], content: object as Uint8Array, at: -1 };
+  }
+
+  /** Whether content raw() answered is still there (see PackReader.isValid). */
+  private async valid(object: { at: number }): Promise<boolean> {
+    return object.at < 0 || (await this.packs!).isValid(object);
   }
 
   /** Refuses what isomorphic-git cannot read (SHA-256 object format) instead of computing a wrong record. */
@@ -360,18 +369,18 @@ export class CommitRecorder {
     if (digest === undefined) {
       const blob = await this.blob(oid);
       this.objects++;
-      this.bytes += blob.length;
-      digest = await sha256(blob);
+      this.bytes += blob.content.length;
+      digest = await sha256(blob.content);
       if (this.withLines) this.keepText(oid, blob);
       this.blobs.set(oid, digest);
     }
     return digest;
   }
 
-  private async blob(oid: string): Promise<Uint8Array> {
-    const { type, content } = await this.raw(oid);
-    if (type === 'blob') return content;
-    return (await git.readBlob({ ...this.args, oid })).blob; // what isomorphic-git says of a blob id that is not a blob
+  private async blob(oid: string): Promise<{ content: Uint8Array; at: number }> {
+    const read = await this.raw(oid);
+    if (read.type === 'blob') return read;
+    return { content: (await git.readBlob({ ...this.args, oid })).blob, at: -1 }; // what isomorphic-git says of a blob id that is not a blob
   }
 
   /** The tree listing (one line per file, link or submodule, in path byte order) and its SHA-256. */
@@ -481,6 +490,9 @@ export class CommitRecorder {
       else if (key === 'author' && !author) author = value;
       else if (key === 'committer' && !committer) committer = value;
     }
+    // Hashed before the tree is read: the content lives in the pack reader's ring, which the tree's objects may reuse.
+    const messageSha256 = await sha256(message);
+    const commitSha256 = await sha256(content);
     const digest = await this.treeDigest(tree);
     return {
       v: 1,
@@ -491,8 +503,8 @@ export class CommitRecorder {
       parents,
       author: personOf(author),
       committer: personOf(committer),
-      message_sha256: await sha256(message),
-      commit_sha256: await sha256(content),
+      message_sha256: messageSha256,
+      commit_sha256: commitSha256,
       tree_sha256: digest.sha256,
       file_count: digest.count,
     };
@@ -503,23 +515,26 @@ export class CommitRecorder {
    * file in one commit is the old one in the next. Its lines are only hashed where the two
    * versions differ (blobLineCounts).
    */
-  private keepText(oid: string, blob: Uint8Array): Uint8Array | null {
-    const text = blob.length > LINE_COUNT_MAX_BYTES || isBinary(blob) ? null : blob;
-    if (this.textCache.has(oid)) this.textBytes -= this.textCache.get(oid)?.length ?? 0;
+  private keepText(oid: string, blob: { content: Uint8Array; at: number }): { content: Uint8Array; at: number } | null {
+    const text = blob.content.length > LINE_COUNT_MAX_BYTES || isBinary(blob.content) ? null : blob;
+    const own = (v: { content: Uint8Array; at: number } | null | undefined) => (v && v.at < 0 ? v.content.length : 0);
+    this.textBytes -= own(this.textCache.get(oid));
     this.textCache.delete(oid);
     this.textCache.set(oid, text);
-    this.textBytes += text?.length ?? 0;
+    this.textBytes += own(text);
+    // Bytes in the pack reader's ring cost nothing more here; a loose object's own buffer does.
     while (this.textCache.size > 4096 || this.textBytes > TEXT_CACHE_BYTES) {
       const [k, v] = this.textCache.entries().next().value!;
       this.textCache.delete(k);
-      this.textBytes -= v?.length ?? 0;
+      this.textBytes -= own(v);
     }
     return text;
   }
 
-  private async blobText(oid: string): Promise<Uint8Array | null> {
-    if (this.textCache.has(oid)) {
-      const hit = this.textCache.get(oid)!;
+  private async blobText(oid: string): Promise<{ content: Uint8Array; at: number } | null> {
+    const hit = this.textCache.get(oid);
+    if (hit === null) return null;
+    if (hit && (await this.valid(hit))) {
       this.textCache.delete(oid); // most recently used last
       this.textCache.set(oid, hit);
       return hit;
@@ -587,9 +602,12 @@ export class CommitRecorder {
         const known = this.countsCache.get(key);
         if (known !== undefined) counts = known;
         else {
-          const before = d.old ? await this.blobText(d.old.oid) : undefined;
+          let before = d.old ? await this.blobText(d.old.oid) : undefined;
           const after = d.next ? await this.blobText(d.next.oid) : undefined;
-          if (before !== null && after !== null) counts = blobLineCounts(before ?? null, after ?? null, LINE_DIFF_MAX_EDITS);
+          // Reading the new version may have reused the old one's place in the ring: read again, it goes after the new one.
+          if (before && d.old && !(await this.valid(before))) before = await this.blobText(d.old.oid);
+          if ((before && !(await this.valid(before))) || (after && !(await this.valid(after)))) throw new Error('repos: a blob was overwritten while its lines were counted');
+          if (before !== null && after !== null) counts = blobLineCounts(before?.content ?? null, after?.content ?? null, LINE_DIFF_MAX_EDITS);
           this.countsCache.set(key, counts);
           if (this.countsCache.size > COUNTS_CACHE_ENTRIES) this.countsCache.delete(this.countsCache.keys().next().value!);
         }
