@@ -33,34 +33,70 @@ export function lineIds(bytes: Uint8Array, ids: Map<string, number>, decoder: Te
 
 /**
  * The lines of a file (each with its end of line) as numbers: two independent 32-bit hashes of
- * the line's bytes, joined into one 53-bit value. No text is decoded and no string is made; two
- * different lines share a number with a chance of about 2^-53 per pair.
+ * the line's bytes (murmur3-like, four bytes a step, each with its own constants), joined into
+ * one 53-bit value. No text is decoded and no string is made; two different lines share a
+ * number with a chance of about 2^-53 per pair. Written into `into` when it is long enough.
  */
 export function lineHashes(bytes: Uint8Array): Float64Array {
-  let count = 0;
-  for (let i = bytes.indexOf(10); i >= 0; i = bytes.indexOf(10, i + 1)) count++;
-  if (bytes.length && bytes[bytes.length - 1] !== 10) count++;
-  const out = new Float64Array(count);
-  let h1 = 0x811c9dc5;
-  let h2 = 0x9e3779b9;
+  const { out, count } = hashLines(bytes, new Float64Array(Math.min(bytes.length, 1024)));
+  return out.subarray(0, count);
+}
+
+/** lineHashes into `out`, or into a buffer twice as large each time it is full. */
+function hashLines(bytes: Uint8Array, out: Float64Array): { out: Float64Array; count: number } {
   let at = 0;
   let start = 0;
-  // Line by line (the end found natively), so the byte loop has no end-of-line test in it.
+  // Line by line (the end found natively), so the word loop has no end-of-line test in it.
   while (start < bytes.length) {
     let end = bytes.indexOf(10, start);
     end = end < 0 ? bytes.length : end + 1;
-    for (let i = start; i < end; i++) {
-      const b = bytes[i]!;
-      h1 = Math.imul(h1 ^ b, 0x01000193);
-      h2 = Math.imul(h2 ^ b, 0x5bd1e995) ^ (h2 >>> 15);
+    const length = end - start;
+    let h1 = 0x811c9dc5 ^ length;
+    let h2 = 0x9e3779b9 ^ Math.imul(length, 0x27d4eb2f);
+    let i = start;
+    for (; i + 4 <= end; i += 4) {
+      const w = bytes[i]! | (bytes[i + 1]! << 8) | (bytes[i + 2]! << 16) | (bytes[i + 3]! << 24);
+      let k = Math.imul(w, 0xcc9e2d51);
+      k = Math.imul((k << 15) | (k >>> 17), 0x1b873593);
+      h1 ^= k;
+      h1 = (Math.imul((h1 << 13) | (h1 >>> 19), 5) + 0xe6546b64) | 0;
+      let q = Math.imul(w, 0x85ebca6b);
+      q = Math.imul((q << 17) | (q >>> 15), 0xc2b2ae35);
+      h2 ^= q;
+      h2 = (Math.imul((h2 << 15) | (h2 >>> 17), 9) + 0x38b34ae5) | 0;
+    }
+    if (i < end) {
+      let w = 0;
+      for (let shift = 0; i < end; i++, shift += 8) w |= bytes[i]! << shift;
+      let k = Math.imul(w, 0xcc9e2d51);
+      h1 ^= Math.imul((k << 15) | (k >>> 17), 0x1b873593);
+      let q = Math.imul(w, 0x85ebca6b);
+      h2 ^= Math.imul((q << 17) | (q >>> 15), 0xc2b2ae35);
+    }
+    h1 ^= h1 >>> 16;
+    h1 = Math.imul(h1, 0x85ebca6b);
+    h1 ^= h1 >>> 13;
+    h1 = Math.imul(h1, 0xc2b2ae35);
+    h1 ^= h1 >>> 16;
+    h2 ^= h2 >>> 15;
+    h2 = Math.imul(h2, 0x2c1b3c6d);
+    h2 ^= h2 >>> 12;
+    h2 = Math.imul(h2, 0x297a2d39);
+    h2 ^= h2 >>> 15;
+    if (at === out.length) {
+      const grown = new Float64Array(Math.max(16, 2 * out.length));
+      grown.set(out);
+      out = grown;
     }
     out[at++] = (h1 >>> 0) * 0x200000 + ((h2 >>> 0) & 0x1fffff);
-    h1 = 0x811c9dc5;
-    h2 = 0x9e3779b9;
     start = end;
   }
-  return out;
+  return { out, count: at };
 }
+
+/** Where blobLineCounts hashes the lines of each side (grown as needed: a buffer per call costs a browser worker microseconds). */
+let hashesA = new Float64Array(4096);
+let hashesB = new Float64Array(4096);
 
 /** The number of lines of a text (the last one may lack its end of line). */
 export function lineCount(bytes: Uint8Array, start = 0, end = bytes.length): number {
@@ -123,7 +159,13 @@ export function blobLineCounts(before: Uint8Array | null, after: Uint8Array | nu
       if (nl >= 0) tail = la - (nl + 1);
     }
   }
-  return countLines(lineHashes(before.subarray(head, la - tail)), lineHashes(after.subarray(head, lb - tail)), maxD);
+  const middleA = before.subarray(head, la - tail);
+  const middleB = after.subarray(head, lb - tail);
+  const a = hashLines(middleA, hashesA);
+  const b = hashLines(middleB, hashesB);
+  hashesA = a.out;
+  hashesB = b.out;
+  return countLines(a.out.subarray(0, a.count), b.out.subarray(0, b.count), maxD);
 }
 
 /** The length of the shortest edit script between a and b, or -1 beyond `maxD` edits. */
@@ -235,8 +277,8 @@ export function countLines(a: ArrayLike<number>, b: ArrayLike<number>, maxD = 20
   const n = a.length - head - tail;
   const m = b.length - head - tail;
   if (n === 0 || m === 0) return { added: m, removed: n };
-  const ma = typedSlice(a, head, a.length - tail);
-  const mb = typedSlice(b, head, b.length - tail);
+  const ma = head || tail ? typedSlice(a, head, a.length - tail) : a;
+  const mb = head || tail ? typedSlice(b, head, b.length - tail) : b;
   // Every line whose count differs between the two sides is one edit at least: when that lower
   // bound already passes maxD the answer is null, without the O((n+m)·maxD) search to find it.
   if (n + m > maxD && editLowerBound(ma, mb) > maxD) return null;
