@@ -95,8 +95,8 @@ function hashLines(bytes: Uint8Array, out: Float64Array): { out: Float64Array; c
 }
 
 /** Where blobLineCounts hashes the lines of each side (grown as needed: a buffer per call costs a browser worker microseconds). */
-let hashesA = new Float64Array(4096);
-let hashesB = new Float64Array(4096);
+let hashesA: Float64Array = new Float64Array(4096);
+let hashesB: Float64Array = new Float64Array(4096);
 
 /** The number of lines of a text (the last one may lack its end of line). */
 export function lineCount(bytes: Uint8Array, start = 0, end = bytes.length): number {

@@ -116,11 +116,20 @@ function headerEnd(content: Uint8Array): number {
   return content.length;
 }
 
+const emailDigests = new Map<string, string>();
+
 /** "Name <email> seconds +zone"; a line git would not write gives the whole line as the name. */
 function personOf(line: string): CommitPerson {
   const m = /^(.*?) ?<([^>]*)> (-?\d+) ([+-]\d{4})$/.exec(line);
   if (!m) return { name: line, email_sha256: hex(nobleSha256(new Uint8Array())), time: 0, tz: '+0000' };
-  return { name: m[1]!, email_sha256: hex(nobleSha256(encoder.encode(m[2]!))), time: Number(m[3]), tz: m[4]! };
+  let email = emailDigests.get(m[2]!);
+  if (email === undefined) {
+    email = hex(nobleSha256(encoder.encode(m[2]!)));
+    // The same few authors write most commits: each e-mail is hashed once (bounded, for a huge history).
+    if (emailDigests.size > 10_000) emailDigests.clear();
+    emailDigests.set(m[2]!, email);
+  }
+  return { name: m[1]!, email_sha256: email, time: Number(m[3]), tz: m[4]! };
 }
 
 /**
