@@ -54,6 +54,9 @@ const LINE_COUNT_MAX_BYTES = 1024 * 1024;
 const LISTING_CACHE_BYTES = 16 * 2 ** 20;
 const TEXT_CACHE_BYTES = 16 * 2 ** 20;
 const COUNTS_CACHE_ENTRIES = 16_384;
+/** Blobs from this size are digested with WebCrypto, in batches of about WEBCRYPTO_BATCH_BYTES (its per-call cost is paid once per batch). */
+const WEBCRYPTO_MIN_BYTES = 8 * 1024;
+const WEBCRYPTO_BATCH_BYTES = 8 * 2 ** 20;
 /** A change needing more line edits than this gets no line counts (a rewrite: the diff would cost more than it tells). */
 const LINE_DIFF_MAX_EDITS = 2000;
 
@@ -259,6 +262,8 @@ export class CommitRecorder {
   private readonly trees = new Map<string, TreeEntry[]>();
   private readonly blobs = new Map<string, string>();
   private readonly treeDigests = new Map<string, { sha256: string; count: number }>();
+  /** Trees whose blobs were all digested (digestNewBlobs). */
+  private readonly walkedTrees = new Set<string>();
   /** Listings of subtrees (bytes and line count), most recently used last, bounded in bytes. */
   private readonly lineCache = new Map<string, { text: string; count: number }>();
   /** Each tree's entries in listing order (a directory's name with its "/"), by tree id. */
@@ -392,6 +397,48 @@ export class CommitRecorder {
     return { content: (await git.readBlob({ ...this.args, oid })).blob, at: -1 }; // what isomorphic-git says of a blob id that is not a blob
   }
 
+  /**
+   * Digests the blobs of a tree not digested yet before its listing is made: the larger ones
+   * with WebCrypto, many at once (it copies each input when called, so the pack reader's ring
+   * may be reused at once; native SHA-256 runs beside this thread), the small ones with
+   * hash-wasm. Subtrees already walked are skipped.
+   */
+  private async digestNewBlobs(treeOid: string): Promise<void> {
+    const subtle = globalThis.crypto?.subtle;
+    if (!subtle) return; // listingLines digests each blob as it meets it
+    const pending: Array<{ oid: string; digest: Promise<ArrayBuffer> }> = [];
+    let pendingBytes = 0;
+    const flush = async () => {
+      const digests = await Promise.all(pending.map((p) => p.digest));
+      pending.forEach((p, i) => this.blobs.set(p.oid, hex(new Uint8Array(digests[i]!))));
+      pending.length = 0;
+      pendingBytes = 0;
+    };
+    const walked: string[] = [];
+    const started = new Set<string>();
+    const walk = async (oid: string) => {
+      if (this.walkedTrees.has(oid)) return;
+      for (const e of await this.tree(oid)) {
+        if (e.type === 'tree') await walk(e.oid);
+        else if (e.type === 'blob' && !this.blobs.has(e.oid) && !started.has(e.oid)) {
+          const blob = await this.blob(e.oid);
+          if (blob.content.length < WEBCRYPTO_MIN_BYTES) continue; // hash-wasm, when the listing meets it
+          started.add(e.oid);
+          this.objects++;
+          this.bytes += blob.content.length;
+          pending.push({ oid: e.oid, digest: subtle.digest('SHA-256', blob.content as Uint8Array<ArrayBuffer>) });
+          pendingBytes += blob.content.length;
+          if (this.withLines) this.keepText(e.oid, blob);
+          if (pendingBytes > WEBCRYPTO_BATCH_BYTES) await flush();
+        }
+      }
+      walked.push(oid);
+    };
+    await walk(treeOid);
+    await flush();
+    for (const oid of walked) this.walkedTrees.add(oid);
+  }
+
   /** The tree listing (one line per file, link or submodule, in path byte order) and its SHA-256. */
   async treeListing(treeOid: string): Promise<Array<{ mode: string; sha256: string; path: string }>> {
     const out: Array<{ mode: string; sha256: string; path: string; bytes: Uint8Array }> = [];
@@ -502,6 +549,7 @@ export class CommitRecorder {
     // Hashed before the tree is read: the content lives in the pack reader's ring, which the tree's objects may reuse.
     const messageSha256 = await sha256(message);
     const commitSha256 = await sha256(content);
+    if (!this.treeDigests.has(tree)) await this.digestNewBlobs(tree);
     const digest = await this.treeDigest(tree);
     return {
       v: 1,
