@@ -14,6 +14,8 @@ import { unzlibSync } from 'fflate';
 import { toHex } from './ledger/bytes.ts';
 
 export type RawObject = { type: 'commit' | 'tree' | 'blob' | 'tag'; content: Uint8Array };
+/** An object read from a pack: `at` is where its content lies in the reader's ring (see ByteRing), -1 when it has its own buffer. */
+export type PackObject = RawObject & { at: number };
 
 const TYPES = [null, 'commit', 'tree', 'blob', 'tag'] as const;
 const OFS_DELTA = 6;
@@ -125,8 +127,10 @@ class Pack {
     return { type, size, start: p, end, baseOffset, baseOid };
   }
 
-  inflate(start: number, end: number, size: number): Uint8Array {
-    const out = unzlibSync(this.data.subarray(start, end), { out: new Uint8Array(size) });
+  /** Inflates the entry's data into `into` (exactly its inflated size). */
+  inflate(start: number, end: number, into: Uint8Array): Uint8Array {
+    const size = into.length;
+    const out = unzlibSync(this.data.subarray(start, end), { out: into });
     if (out.length !== size) throw new Error(`pack: an object inflated to ${out.length} bytes, its header says ${size}`);
     return out;
   }
@@ -145,12 +149,21 @@ function deltaSize(delta: Uint8Array, at: { p: number }): number {
   return size;
 }
 
-/** git's delta format: copy ranges of the base and insert literal bytes. */
-export function applyDelta(delta: Uint8Array, base: Uint8Array): Uint8Array {
+/** The size of a delta's result, from its header. */
+export function deltaResultSize(delta: Uint8Array): number {
+  const at = { p: 0 };
+  deltaSize(delta, at);
+  return deltaSize(delta, at);
+}
+
+/** git's delta format: copy ranges of the base and insert literal bytes (into `into` when given: exactly the result's size). */
+export function applyDelta(delta: Uint8Array, base: Uint8Array, into?: Uint8Array): Uint8Array {
   const at = { p: 0 };
   const baseSize = deltaSize(delta, at);
   if (baseSize !== base.length) throw new Error(`delta: base is ${base.length} bytes, the delta expects ${baseSize}`);
-  const out = new Uint8Array(deltaSize(delta, at));
+  const size = deltaSize(delta, at);
+  if (into && into.length !== size) throw new Error(`delta: the result is ${size} bytes, not ${into.length}`);
+  const out = into ?? new Uint8Array(size);
   let o = 0;
   let p = at.p;
   while (p < delta.length) {
@@ -184,20 +197,97 @@ export function applyDelta(delta: Uint8Array, base: Uint8Array): Uint8Array {
   return out;
 }
 
-/** Every pack of a repository, and a byte-bounded cache of resolved objects (delta bases, mostly). */
+/**
+ * One buffer handed out in turn, region after region, wrapping around: a region stays valid
+ * until `size` more bytes have been handed out after it (valid() tells). Resolved objects live
+ * here instead of in a buffer each: a browser worker pays microseconds for every ArrayBuffer
+ * it makes and for every fresh page it touches, and a history is hundreds of megabytes of
+ * objects, most needed only for a moment. Reused memory costs nothing of the sort.
+ */
+export class ByteRing {
+  readonly size: number;
+  private buffer: Uint8Array | null = null;
+  /** Bytes handed out so far (skipped ends of the buffer included): the next region's position. */
+  private head = 0;
+
+  constructor(size: number) {
+    this.size = size;
+  }
+
+  /** A region of n bytes (at most size / 4) and its position, or null for a larger one (the caller gives it its own buffer). */
+  alloc(n: number): { at: number; bytes: Uint8Array } | null {
+    if (n > this.size / 4) return null;
+    this.buffer ??= new Uint8Array(this.size);
+    let offset = this.head % this.size;
+    if (offset + n > this.size) {
+      this.head += this.size - offset;
+      offset = 0;
+    }
+    const at = this.head;
+    this.head += n;
+    return { at, bytes: this.buffer.subarray(offset, offset + n) };
+  }
+
+  /** Whether the region handed out at `at` still holds what was written there. */
+  valid(at: number): boolean {
+    return at >= 0 && this.head - at <= this.size;
+  }
+
+  /** Bytes handed out since the region at `at`. */
+  age(at: number): number {
+    return this.head - at;
+  }
+
+  /** Whether the region at `at` would still be valid after `n` more bytes are handed out. */
+  survives(at: number, n: number): boolean {
+    return this.head + 2 * n - at <= this.size; // n for the region, at most n more for a skipped end
+  }
+}
+
+/** A buffer reused for short-lived data, grown as needed. */
+class Scratch {
+  private buffer = new Uint8Array(0);
+  private used = 0;
+  reset() {
+    this.used = 0;
+  }
+  /** n bytes after those taken since the last reset (a larger buffer when they do not fit: the earlier ones stay where they are). */
+  take(n: number): Uint8Array {
+    if (this.used + n > this.buffer.length) {
+      this.buffer = new Uint8Array(Math.max(n, 2 * this.buffer.length, 64 * 1024));
+      this.used = 0;
+    }
+    const out = this.buffer.subarray(this.used, this.used + n);
+    this.used += n;
+    return out;
+  }
+}
+
+type Resolved = { type: number; content: Uint8Array; at: number };
+
+/**
+ * Every pack of a repository, and a cache of resolved objects (delta bases, mostly) in a ring
+ * of `cacheBytes`.
+ *
+ * What read() answers lives in the ring: it stays valid until about `cacheBytes` more bytes of
+ * objects have been read (isValid() tells, by its `at`). A caller that keeps an object across
+ * other reads checks it, or copies it.
+ */
 export class PackReader {
-  private readonly cache = new Map<string, { type: number; content: Uint8Array }>();
-  private cached = 0;
+  private readonly cache = new Map<string, { type: number; content: Uint8Array; at: number }>();
   private readonly packs: Pack[];
-  private readonly cacheBytes: number;
+  private readonly ring: ByteRing;
+  /** Where a chain's deltas are inflated (they are used once), and a cached base copied when the ring is about to reuse its place. */
+  private readonly deltas = new Scratch();
+  private readonly bases = new Scratch();
 
   private constructor(packs: Pack[], cacheBytes: number) {
     this.packs = packs;
-    this.cacheBytes = cacheBytes;
+    this.ring = new ByteRing(cacheBytes);
   }
 
   /** Opens the packs under `<gitdir>/objects/pack`; a pack it cannot read is left to isomorphic-git. */
-  static async open(fs: PromisesFs, gitdir: string, cacheBytes = 24 * 2 ** 20): Promise<PackReader> {
+  static async open(fs: PromisesFs, gitdir: string, cacheBytes = 40 * 2 ** 20): Promise<PackReader> {
     const dir = `${gitdir}/objects/pack`;
     let names: string[] = [];
     try {
@@ -218,8 +308,13 @@ export class PackReader {
     return new PackReader(packs, cacheBytes);
   }
 
+  /** Whether an object read() answered still holds its content (one outside the ring always does). */
+  isValid(object: { at: number }): boolean {
+    return object.at < 0 || this.ring.valid(object.at);
+  }
+
   /** The object's type and content, or null when no pack holds it (or it is one this reader cannot resolve). */
-  read(oid: string): RawObject | null {
+  read(oid: string): PackObject | null {
     for (const pack of this.packs) {
       const offset = pack.find(oid);
       if (offset === undefined) continue;
@@ -227,7 +322,7 @@ export class PackReader {
         const r = this.resolve(pack, offset);
         if (!r) return null;
         const type = TYPES[r.type];
-        return type ? { type, content: r.content } : null;
+        return type ? { type, content: r.content, at: r.at } : null;
       } catch {
         return null; // isomorphic-git reads it, or reports what is wrong in its own words
       }
@@ -235,53 +330,82 @@ export class PackReader {
     return null;
   }
 
-  private remember(key: string, value: { type: number; content: Uint8Array }) {
-    if (value.content.length > this.cacheBytes / 4) return;
+  /** A buffer of n bytes for an object: in the ring, or its own when too large for it. */
+  private place(n: number): { at: number; bytes: Uint8Array } {
+    return this.ring.alloc(n) ?? { at: -1, bytes: new Uint8Array(n) };
+  }
+
+  private remember(key: string, value: Resolved) {
+    if (value.at < 0) return; // too large for the ring
+    this.cache.delete(key);
     this.cache.set(key, value);
-    this.cached += value.content.length;
-    while (this.cached > this.cacheBytes) {
-      const [k, v] = this.cache.entries().next().value!;
+    // Entries are in the order they were placed (a hit is placed again): the oldest go first.
+    for (const [k, v] of this.cache) {
+      if (this.ring.valid(v.at)) break;
       this.cache.delete(k);
-      this.cached -= v.content.length;
     }
   }
 
   /** Resolves the entry at `offset`, walking its delta chain down to a whole object or a cached one, then back up. */
-  private resolve(pack: Pack, offset: number): { type: number; content: Uint8Array } | null {
+  private resolve(pack: Pack, offset: number): Resolved | null {
     const packIndex = this.packs.indexOf(pack);
     const chain: Array<{ offset: number; delta: Uint8Array }> = [];
-    let base: { type: number; content: Uint8Array } | null = null;
+    let base: Resolved | null = null;
+    this.deltas.reset();
+    this.bases.reset();
     let at = offset;
     for (let depth = 0; depth < 10_000; depth++) {
       const key = `${packIndex}:${at}`;
       const hit = this.cache.get(key);
-      if (hit) {
-        this.cache.delete(key); // most recently used last
-        this.cache.set(key, hit);
+      if (hit && this.ring.valid(hit.at)) {
         base = hit;
         break;
       }
       const e = pack.entry(at);
-      const content = pack.inflate(e.start, e.end, e.size);
-      if (e.type === OFS_DELTA) {
-        chain.push({ offset: at, delta: content });
-        at = e.baseOffset!;
-      } else if (e.type === REF_DELTA) {
-        chain.push({ offset: at, delta: content });
-        const next = pack.find(e.baseOid!);
-        if (next === undefined) return null; // a base in another pack or loose: left to isomorphic-git
-        at = next;
+      if (e.type === OFS_DELTA || e.type === REF_DELTA) {
+        chain.push({ offset: at, delta: pack.inflate(e.start, e.end, this.deltas.take(e.size)) });
+        if (e.type === OFS_DELTA) at = e.baseOffset!;
+        else {
+          const next = pack.find(e.baseOid!);
+          if (next === undefined) return null; // a base in another pack or loose: left to isomorphic-git
+          at = next;
+        }
       } else {
-        base = { type: e.type, content };
-        if (chain.length) this.remember(key, base);
+        const place = this.place(e.size);
+        base = { type: e.type, content: pack.inflate(e.start, e.end, place.bytes), at: place.at };
+        this.remember(key, base);
         break;
       }
     }
     if (!base) return null;
+    if (!chain.length) {
+      // A hit asked for again: placed anew when the ring is about to reuse its place (most recently used last).
+      if (base.at >= 0 && this.ring.age(base.at) > this.ring.size / 2) {
+        let from = base.content;
+        if (!this.ring.survives(base.at, from.length)) {
+          from = this.bases.take(from.length);
+          from.set(base.content);
+        }
+        const place = this.place(from.length);
+        place.bytes.set(from);
+        base = { type: base.type, content: place.bytes, at: place.at };
+        this.remember(`${packIndex}:${offset}`, base);
+      }
+      return base;
+    }
     for (let i = chain.length - 1; i >= 0; i--) {
-      base = { type: base.type, content: applyDelta(chain[i]!.delta, base.content) };
-      // Every object of a chain is the base of the one above it, and often of others.
-      if (i > 0) this.remember(`${packIndex}:${chain[i]!.offset}`, base);
+      const delta = chain[i]!.delta;
+      const size = deltaResultSize(delta);
+      // The base must outlive the placing of the result: copied aside when the ring would reuse its place.
+      let from: Uint8Array = base.content;
+      if (base.at >= 0 && !this.ring.survives(base.at, size)) {
+        from = this.bases.take(from.length);
+        from.set(base.content);
+      }
+      const place = this.place(size);
+      base = { type: base.type, content: applyDelta(delta, from, place.bytes), at: place.at };
+      // Every object of a chain is the base of the one above it, and often of others; the result is often read again.
+      this.remember(`${packIndex}:${chain[i]!.offset}`, base);
     }
     return base;
   }

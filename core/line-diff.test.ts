@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { countLines, isBinary, lineCounts, lineHashes } from './line-diff.ts';
+import { blobLineCounts, countLines, isBinary, lineCount, lineCounts, lineHashes } from './line-diff.ts';
 
 const t = (s: string) => new TextEncoder().encode(s);
 
@@ -51,5 +51,60 @@ describe('lineCounts: git diff --numstat over lines', () => {
     for (const [a, b] of pairs) expect(countLines(lineHashes(t(a)), lineHashes(t(b)))).toEqual(lineCounts(t(a), t(b)));
     expect(lineHashes(t('a\nb')).length).toBe(2);
     expect(lineHashes(t('')).length).toBe(0);
+  });
+
+  it('blobLineCounts (common bytes set aside first) counts what lineCounts counts over every line', () => {
+    let seed = 7;
+    const rand = (n: number) => {
+      seed = (seed * 1103515245 + 12345) % 2 ** 31;
+      return seed % n;
+    };
+    const words = ['a', 'b', 'c', '', 'a\r', '中', 'x y'];
+    for (let round = 0; round < 400; round++) {
+      const lines = Array.from({ length: rand(40) }, () => words[rand(words.length)]!);
+      const edited = [...lines];
+      for (let e = rand(6); e > 0; e--) {
+        const at = rand(edited.length + 1);
+        if (rand(2)) edited.splice(at, 1);
+        else edited.splice(at, 0, words[rand(words.length)]!);
+      }
+      const text = (ls: string[]) => ls.join('\n') + (rand(3) ? '\n' : '');
+      const [a, b] = [t(text(lines)), t(text(edited))];
+      expect(blobLineCounts(a, b, 20)).toEqual(lineCounts(a, b, 20));
+      expect(blobLineCounts(b, a, 20)).toEqual(lineCounts(b, a, 20));
+    }
+    expect(blobLineCounts(null, t('a\nb'))).toEqual({ added: 2, removed: 0 });
+    expect(blobLineCounts(t('a\n\n'), null)).toEqual({ added: 0, removed: 2 });
+    expect(blobLineCounts(t('p\nq'), t('r\nq'))).toEqual({ added: 1, removed: 1 });
+    expect(blobLineCounts(t('x\nfoo\n'), t('yfoo\n'))).toEqual({ added: 1, removed: 2 });
+    expect(lineCount(t(''))).toBe(0);
+  });
+
+  it('large rewrites (the bit-parallel LCS) give the exact distance, within and past the bound', () => {
+    // Reference: the LCS by dynamic programming.
+    const lcs = (a: number[], b: number[]) => {
+      let prev = new Array<number>(b.length + 1).fill(0);
+      for (const x of a) {
+        const row = [0];
+        for (let j = 0; j < b.length; j++) row.push(x === b[j] ? prev[j]! + 1 : Math.max(prev[j + 1]!, row[j]!));
+        prev = row;
+      }
+      return prev[b.length]!;
+    };
+    let seed = 11;
+    const rand = (n: number) => {
+      seed = (seed * 1103515245 + 12345) % 2 ** 31;
+      return seed % n;
+    };
+    for (let round = 0; round < 30; round++) {
+      const a = Array.from({ length: 50 + rand(300) }, () => rand(20 + round * 5));
+      const b = a.filter(() => rand(4) > 0).map((x) => (rand(5) ? x : rand(40)));
+      const d = a.length + b.length - 2 * lcs(a, b);
+      const added = (d + b.length - a.length) / 2;
+      expect(countLines(a, b, 20_000)).toEqual({ added, removed: d - added });
+      expect(countLines(a, b, d)).toEqual({ added, removed: d - added });
+      // (A pure insertion or deletion is counted whatever the bound: no search is made.)
+      if (d !== Math.abs(a.length - b.length)) expect(countLines(a, b, d - 1)).toBeNull();
+    }
   });
 });

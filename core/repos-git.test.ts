@@ -3,7 +3,7 @@ import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { CommitRecorder, memoryFs, readCommitRecord, readCommitRecords, RepoReadError } from './repos-git.ts';
+import { CommitRecorder, comparePaths, memoryFs, readCommitRecord, readCommitRecords, RepoReadError } from './repos-git.ts';
 import { commitRecordDigest, encodeCommitRecord, parseCommitRecord, swhids, type CommitRecord } from './repos.ts';
 import { cloneFixture, commitFiles, git, newRepo } from '../tests/server/repo-helpers.ts';
 
@@ -242,6 +242,18 @@ describe('the Underscore.js history (fixture)', () => {
     const sample = [records[0]!, ...records.filter((r) => r.parents.length > 1).slice(0, 3), records[Math.floor(records.length / 2)]!, records.at(-1)!];
     for (const r of sample) expect(r).toEqual(nativeRecord(dir, r.commit));
     console.info(`underscore: ${records.length} commit records in ${seconds.toFixed(1)} s (Node, disk)`);
+  });
+});
+
+describe('comparePaths', () => {
+  it('orders paths as their UTF-8 bytes do, surrogate pairs included', () => {
+    const chars = ['a', 'B', '/', '.', 'é', '中', '\uE000', '\uFFFD', '😀', '𠀀', '~'];
+    const bytes = (s: string) => Buffer.from(s, 'utf8');
+    let seed = 3;
+    const pick = () => chars[(seed = (seed * 1103515245 + 12345) % 2 ** 31) % chars.length]!;
+    const paths = Array.from({ length: 300 }, () => Array.from({ length: 1 + (seed % 4) }, pick).join(''));
+    const sign = (n: number) => Math.sign(n);
+    for (let i = 0; i + 1 < paths.length; i++) expect(sign(comparePaths(paths[i]!, paths[i + 1]!))).toBe(sign(Buffer.compare(bytes(paths[i]!), bytes(paths[i + 1]!))));
   });
 });
 

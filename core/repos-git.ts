@@ -9,9 +9,9 @@
 import git from 'isomorphic-git';
 import { sha256 as nobleSha256 } from '@noble/hashes/sha2.js';
 import { createSHA256, type IHasher } from 'hash-wasm';
-import { PackReader, type RawObject } from './git-pack.ts';
+import { PackReader, type PackObject, type RawObject } from './git-pack.ts';
 import { COMMIT_CHANGES_MAX, COMMIT_RECORD_FORMAT, type CommitChange, type CommitChanges, type CommitPerson, type CommitRecord } from './repos.ts';
-import { countLines, isBinary, lineHashes } from './line-diff.ts';
+import { blobLineCounts, isBinary, type LineCounts } from './line-diff.ts';
 
 /** The subset of a promise-based `fs` that isomorphic-git calls. */
 export type GitFs = { promises: Record<string, (...args: never[]) => Promise<unknown>> } | Record<string, unknown>;
@@ -50,9 +50,13 @@ export type ReadOptions = {
 
 /** Files larger than this get no line counts (their digest is still listed). */
 const LINE_COUNT_MAX_BYTES = 1024 * 1024;
-/** Bounds of the reader's caches (the browser worker's memory): subtree listings, and the line hashes of recent blobs. */
+/** Bounds of the reader's caches (the browser worker's memory): subtree listings, and the bytes of recent text blobs. */
 const LISTING_CACHE_BYTES = 16 * 2 ** 20;
-const LINE_IDS_CACHE_BYTES = 16 * 2 ** 20;
+const TEXT_CACHE_BYTES = 16 * 2 ** 20;
+const COUNTS_CACHE_ENTRIES = 16_384;
+/** Blobs from this size are digested with WebCrypto, in batches of about WEBCRYPTO_BATCH_BYTES (its per-call cost is paid once per batch). */
+const WEBCRYPTO_MIN_BYTES = 8 * 1024;
+const WEBCRYPTO_BATCH_BYTES = 8 * 2 ** 20;
 /** A change needing more line edits than this gets no line counts (a rewrite: the diff would cost more than it tells). */
 const LINE_DIFF_MAX_EDITS = 2000;
 
@@ -88,17 +92,47 @@ function compareBytes(a: Uint8Array, b: Uint8Array): number {
   return a.length - b.length;
 }
 
+/**
+ * Compares paths in the order of their UTF-8 bytes without encoding them (TextEncoder makes an
+ * ArrayBuffer per call, which in a browser worker costs microseconds): UTF-8 byte order is code
+ * point order, and UTF-16 code unit order differs from it only where a surrogate (U+10000 and
+ * up) meets a unit in U+E000–U+FFFF.
+ */
+export function comparePaths(a: string, b: string): number {
+  const n = Math.min(a.length, b.length);
+  for (let i = 0; i < n; i++) {
+    let x = a.charCodeAt(i);
+    let y = b.charCodeAt(i);
+    if (x === y) continue;
+    if (x >= 0xd800 && y >= 0xd800) {
+      x = x < 0xe000 ? x + 0x2000 : x - 0x800;
+      y = y < 0xe000 ? y + 0x2000 : y - 0x800;
+    }
+    return x - y;
+  }
+  return a.length - b.length;
+}
+
 /** Finds the end of the header (the first "\n\n") in a commit object's content. */
 function headerEnd(content: Uint8Array): number {
   for (let i = 0; i + 1 < content.length; i++) if (content[i] === 10 && content[i + 1] === 10) return i;
   return content.length;
 }
 
+const emailDigests = new Map<string, string>();
+
 /** "Name <email> seconds +zone"; a line git would not write gives the whole line as the name. */
 function personOf(line: string): CommitPerson {
   const m = /^(.*?) ?<([^>]*)> (-?\d+) ([+-]\d{4})$/.exec(line);
   if (!m) return { name: line, email_sha256: hex(nobleSha256(new Uint8Array())), time: 0, tz: '+0000' };
-  return { name: m[1]!, email_sha256: hex(nobleSha256(encoder.encode(m[2]!))), time: Number(m[3]), tz: m[4]! };
+  let email = emailDigests.get(m[2]!);
+  if (email === undefined) {
+    email = hex(nobleSha256(encoder.encode(m[2]!)));
+    // The same few authors write most commits: each e-mail is hashed once (bounded, for a huge history).
+    if (emailDigests.size > 10_000) emailDigests.clear();
+    emailDigests.set(m[2]!, email);
+  }
+  return { name: m[1]!, email_sha256: email, time: Number(m[3]), tz: m[4]! };
 }
 
 /**
@@ -228,11 +262,20 @@ export class CommitRecorder {
   private readonly trees = new Map<string, TreeEntry[]>();
   private readonly blobs = new Map<string, string>();
   private readonly treeDigests = new Map<string, { sha256: string; count: number }>();
+  /** Trees whose blobs were all digested (digestNewBlobs). */
+  private readonly walkedTrees = new Set<string>();
   /** Listings of subtrees (bytes and line count), most recently used last, bounded in bytes. */
-  private readonly lineCache = new Map<string, { bytes: Uint8Array; count: number }>();
+  private readonly lineCache = new Map<string, { text: string; count: number }>();
+  /** Each tree's entries in listing order (a directory's name with its "/"), by tree id. */
+  private readonly listingOrder = new Map<string, TreeEntry[]>();
+  /** Where a whole listing is encoded to be hashed (grown as needed, never given away). */
+  private listingBytes = new Uint8Array(64 * 1024);
   private lineCacheBytes = 0;
-  private readonly lineIdCache = new Map<string, Float64Array | null>();
-  private lineIdBytes = 0;
+  /** Recent blobs' bytes for the line counts (null: binary or too large), most recently used last, bounded in bytes. */
+  private readonly textCache = new Map<string, { content: Uint8Array; at: number } | null>();
+  private textBytes = 0;
+  /** Line counts by (old blob, new blob), oldest first. */
+  private readonly countsCache = new Map<string, LineCounts>();
   private packs: Promise<PackReader> | null = null;
   /** Set when changes are computed: a blob's lines are kept as it is first hashed (no second read). */
   withLines = false;
@@ -248,13 +291,22 @@ export class CommitRecorder {
     return { fs: this.fs as never, gitdir: this.gitdir, cache: this.cache };
   }
 
-  /** An object's type and content: straight from the pack files, else (a loose object) from isomorphic-git. */
-  private async raw(oid: string): Promise<RawObject> {
+  /**
+   * An object's type and content: straight from the pack files, else (a loose object) from
+   * isomorphic-git. A packed object's content lives in the pack reader's ring: it is used at
+   * once, or kept with its `at` and checked (valid()) before it is used again.
+   */
+  private async raw(oid: string): Promise<PackObject> {
     const packs = await (this.packs ??= PackReader.open((this.fs as { promises: never }).promises, this.gitdir));
     const hit = packs.read(oid);
     if (hit) return hit;
     const { type, object } = await git.readObject({ ...this.args, oid, format: 'content' });
-    return { type: type as RawObject['type'], content: object as Uint8Array };
+    return { type: type as RawObject['type'], content: object as Uint8Array, at: -1 };
+  }
+
+  /** Whether content raw() answered is still there (see PackReader.isValid). */
+  private async valid(object: { at: number }): Promise<boolean> {
+    return object.at < 0 || (await this.packs!).isValid(object);
   }
 
   /** Refuses what isomorphic-git cannot read (SHA-256 object format) instead of computing a wrong record. */
@@ -331,18 +383,60 @@ export class CommitRecorder {
     if (digest === undefined) {
       const blob = await this.blob(oid);
       this.objects++;
-      this.bytes += blob.length;
-      digest = await sha256(blob);
-      if (this.withLines) this.keepLines(oid, blob);
+      this.bytes += blob.content.length;
+      digest = await sha256(blob.content);
+      if (this.withLines) this.keepText(oid, blob);
       this.blobs.set(oid, digest);
     }
     return digest;
   }
 
-  private async blob(oid: string): Promise<Uint8Array> {
-    const { type, content } = await this.raw(oid);
-    if (type === 'blob') return content;
-    return (await git.readBlob({ ...this.args, oid })).blob; // what isomorphic-git says of a blob id that is not a blob
+  private async blob(oid: string): Promise<{ content: Uint8Array; at: number }> {
+    const read = await this.raw(oid);
+    if (read.type === 'blob') return read;
+    return { content: (await git.readBlob({ ...this.args, oid })).blob, at: -1 }; // what isomorphic-git says of a blob id that is not a blob
+  }
+
+  /**
+   * Digests the blobs of a tree not digested yet before its listing is made: the larger ones
+   * with WebCrypto, many at once (it copies each input when called, so the pack reader's ring
+   * may be reused at once; native SHA-256 runs beside this thread), the small ones with
+   * hash-wasm. Subtrees already walked are skipped.
+   */
+  private async digestNewBlobs(treeOid: string): Promise<void> {
+    const subtle = globalThis.crypto?.subtle;
+    if (!subtle) return; // listingLines digests each blob as it meets it
+    const pending: Array<{ oid: string; digest: Promise<ArrayBuffer> }> = [];
+    let pendingBytes = 0;
+    const flush = async () => {
+      const digests = await Promise.all(pending.map((p) => p.digest));
+      pending.forEach((p, i) => this.blobs.set(p.oid, hex(new Uint8Array(digests[i]!))));
+      pending.length = 0;
+      pendingBytes = 0;
+    };
+    const walked: string[] = [];
+    const started = new Set<string>();
+    const walk = async (oid: string) => {
+      if (this.walkedTrees.has(oid)) return;
+      for (const e of await this.tree(oid)) {
+        if (e.type === 'tree') await walk(e.oid);
+        else if (e.type === 'blob' && !this.blobs.has(e.oid) && !started.has(e.oid)) {
+          const blob = await this.blob(e.oid);
+          if (blob.content.length < WEBCRYPTO_MIN_BYTES) continue; // hash-wasm, when the listing meets it
+          started.add(e.oid);
+          this.objects++;
+          this.bytes += blob.content.length;
+          pending.push({ oid: e.oid, digest: subtle.digest('SHA-256', blob.content as Uint8Array<ArrayBuffer>) });
+          pendingBytes += blob.content.length;
+          if (this.withLines) this.keepText(e.oid, blob);
+          if (pendingBytes > WEBCRYPTO_BATCH_BYTES) await flush();
+        }
+      }
+      walked.push(oid);
+    };
+    await walk(treeOid);
+    await flush();
+    for (const oid of walked) this.walkedTrees.add(oid);
   }
 
   /** The tree listing (one line per file, link or submodule, in path byte order) and its SHA-256. */
@@ -367,7 +461,7 @@ export class CommitRecorder {
    * are reused as they are. Ordering the children by name, with "/" after a directory's name,
    * is the byte order of the full paths (a name holds no "/").
    */
-  private async listingLines(treeOid: string, prefix: string): Promise<{ bytes: Uint8Array; count: number }> {
+  private async listingLines(treeOid: string, prefix: string): Promise<{ text: string; count: number }> {
     const key = `${treeOid}\0${prefix}`;
     let listing = this.lineCache.get(key);
     if (listing) {
@@ -375,43 +469,38 @@ export class CommitRecorder {
       this.lineCache.set(key, listing);
       return listing;
     }
-    const children = (await this.tree(treeOid)).map((e) => ({ e, key: encoder.encode(e.type === 'tree' ? `${e.path}/` : e.path) }));
-    children.sort((a, b) => compareBytes(a.key, b.key));
-    const parts: Uint8Array[] = [];
+    let children = this.listingOrder.get(treeOid);
+    if (!children) {
+      children = [...(await this.tree(treeOid))].sort((a, b) => comparePaths(a.type === 'tree' ? `${a.path}/` : a.path, b.type === 'tree' ? `${b.path}/` : b.path));
+      this.listingOrder.set(treeOid, children);
+    }
+    // Text, not bytes: strings cost the garbage collector little, where one small buffer per
+    // line (TextEncoder) was most of the listing time in the browser worker. The whole listing
+    // is encoded once, to be hashed (treeDigest).
+    const parts: string[] = [];
     let count = 0;
-    let size = 0;
-    for (const { e } of children) {
+    for (const e of children) {
       const path = prefix + e.path;
-      let part: Uint8Array;
       if (e.type === 'tree') {
         const sub = await this.listingLines(e.oid, `${path}/`);
-        part = sub.bytes;
+        parts.push(sub.text);
         count += sub.count;
       } else {
         // A submodule (gitlink) has no blob here: its line carries the commit id it points to.
-        part = encoder.encode(`${e.mode} ${e.type === 'commit' ? e.oid : await this.blobDigest(e.oid)} ${path}\0`);
+        parts.push(`${e.mode} ${e.type === 'commit' ? e.oid : await this.blobDigest(e.oid)} ${path}\0`);
         count++;
       }
-      parts.push(part);
-      size += part.length;
     }
-    // One buffer per listing, not one per line: a history's listings were millions of small
-    // objects for the garbage collector (the worker spent much of its time there).
-    const bytes = new Uint8Array(size);
-    let at = 0;
-    for (const part of parts) {
-      bytes.set(part, at);
-      at += part.length;
-    }
-    listing = { bytes, count };
+    listing = { text: parts.join(''), count };
     // A whole tree's listing (prefix "") is digested once by tree id (treeDigests): only subtrees are worth keeping.
+    const size = listing.text.length;
     if (prefix !== '' && size <= LISTING_CACHE_BYTES / 8) {
       this.lineCache.set(key, listing);
       this.lineCacheBytes += size;
       while (this.lineCacheBytes > LISTING_CACHE_BYTES) {
         const [k, v] = this.lineCache.entries().next().value!;
         this.lineCache.delete(k);
-        this.lineCacheBytes -= v.bytes.length;
+        this.lineCacheBytes -= v.text.length;
       }
     }
     return listing;
@@ -420,8 +509,10 @@ export class CommitRecorder {
   async treeDigest(treeOid: string): Promise<{ sha256: string; count: number }> {
     let d = this.treeDigests.get(treeOid);
     if (!d) {
-      const { bytes, count } = await this.listingLines(treeOid, '');
-      d = { sha256: await sha256(bytes), count };
+      const { text, count } = await this.listingLines(treeOid, '');
+      if (this.listingBytes.length < text.length * 3) this.listingBytes = new Uint8Array(text.length * 3);
+      const { written } = encoder.encodeInto(text, this.listingBytes);
+      d = { sha256: await sha256(this.listingBytes.subarray(0, written)), count };
       this.treeDigests.set(treeOid, d);
     }
     return d;
@@ -455,6 +546,10 @@ export class CommitRecorder {
       else if (key === 'author' && !author) author = value;
       else if (key === 'committer' && !committer) committer = value;
     }
+    // Hashed before the tree is read: the content lives in the pack reader's ring, which the tree's objects may reuse.
+    const messageSha256 = await sha256(message);
+    const commitSha256 = await sha256(content);
+    if (!this.treeDigests.has(tree)) await this.digestNewBlobs(tree);
     const digest = await this.treeDigest(tree);
     return {
       v: 1,
@@ -465,41 +560,45 @@ export class CommitRecorder {
       parents,
       author: personOf(author),
       committer: personOf(committer),
-      message_sha256: await sha256(message),
-      commit_sha256: await sha256(content),
+      message_sha256: messageSha256,
+      commit_sha256: commitSha256,
       tree_sha256: digest.sha256,
       file_count: digest.count,
     };
   }
 
   /**
-   * A text blob's lines as interned ids (null: binary or too large), kept for a while: the new
-   * version of a file in one commit is the old one in the next.
+   * A text blob's bytes (null: binary or too large), kept for a while: the new version of a
+   * file in one commit is the old one in the next. Its lines are only hashed where the two
+   * versions differ (blobLineCounts).
    */
-  private keepLines(oid: string, blob: Uint8Array): Float64Array | null {
-    const lines = blob.length > LINE_COUNT_MAX_BYTES || isBinary(blob) ? null : lineHashes(blob);
-    if (this.lineIdCache.has(oid)) this.lineIdBytes -= this.lineIdCache.get(oid)?.byteLength ?? 0;
-    this.lineIdCache.delete(oid);
-    this.lineIdCache.set(oid, lines);
-    this.lineIdBytes += lines?.byteLength ?? 0;
-    while (this.lineIdCache.size > 4096 || this.lineIdBytes > LINE_IDS_CACHE_BYTES) {
-      const [k, v] = this.lineIdCache.entries().next().value!;
-      this.lineIdCache.delete(k);
-      this.lineIdBytes -= v?.byteLength ?? 0;
+  private keepText(oid: string, blob: { content: Uint8Array; at: number }): { content: Uint8Array; at: number } | null {
+    const text = blob.content.length > LINE_COUNT_MAX_BYTES || isBinary(blob.content) ? null : blob;
+    const own = (v: { content: Uint8Array; at: number } | null | undefined) => (v && v.at < 0 ? v.content.length : 0);
+    this.textBytes -= own(this.textCache.get(oid));
+    this.textCache.delete(oid);
+    this.textCache.set(oid, text);
+    this.textBytes += own(text);
+    // Bytes in the pack reader's ring cost nothing more here; a loose object's own buffer does.
+    while (this.textCache.size > 4096 || this.textBytes > TEXT_CACHE_BYTES) {
+      const [k, v] = this.textCache.entries().next().value!;
+      this.textCache.delete(k);
+      this.textBytes -= own(v);
     }
-    return lines;
+    return text;
   }
 
-  private async blobLines(oid: string): Promise<Float64Array | null> {
-    if (this.lineIdCache.has(oid)) {
-      const hit = this.lineIdCache.get(oid)!;
-      this.lineIdCache.delete(oid); // most recently used last
-      this.lineIdCache.set(oid, hit);
+  private async blobText(oid: string): Promise<{ content: Uint8Array; at: number } | null> {
+    const hit = this.textCache.get(oid);
+    if (hit === null) return null;
+    if (hit && (await this.valid(hit))) {
+      this.textCache.delete(oid); // most recently used last
+      this.textCache.set(oid, hit);
       return hit;
     }
     const blob = await this.blob(oid);
     this.objects++;
-    return this.keepLines(oid, blob);
+    return this.keepText(oid, blob);
   }
 
   /**
@@ -545,7 +644,7 @@ export class CommitRecorder {
     }
     const diff: Array<{ path: string; old: TreeEntry | null; next: TreeEntry | null }> = [];
     await this.diffTrees(parentTree, record.tree, '', diff);
-    diff.sort((a, b) => compareBytes(encoder.encode(a.path), encoder.encode(b.path)));
+    diff.sort((a, b) => comparePaths(a.path, b.path));
     let added = 0;
     let removed = 0;
     const paths: CommitChange[] = [];
@@ -555,9 +654,20 @@ export class CommitRecorder {
       let counts: { added: number; removed: number } | null = null;
       const isBlob = (e: TreeEntry | null) => !e || e.type === 'blob';
       if (isBlob(d.old) && isBlob(d.next)) {
-        const before = d.old ? await this.blobLines(d.old.oid) : new Float64Array(0);
-        const after = d.next ? await this.blobLines(d.next.oid) : new Float64Array(0);
-        if (before && after) counts = countLines(before, after, LINE_DIFF_MAX_EDITS);
+        // The same change is often met again (each side of a merge, a cherry-pick, a revert).
+        const key = `${d.old?.oid ?? ''}>${d.next?.oid ?? ''}`;
+        const known = this.countsCache.get(key);
+        if (known !== undefined) counts = known;
+        else {
+          let before = d.old ? await this.blobText(d.old.oid) : undefined;
+          const after = d.next ? await this.blobText(d.next.oid) : undefined;
+          // Reading the new version may have reused the old one's place in the ring: read again, it goes after the new one.
+          if (before && d.old && !(await this.valid(before))) before = await this.blobText(d.old.oid);
+          if ((before && !(await this.valid(before))) || (after && !(await this.valid(after)))) throw new Error('repos: a blob was overwritten while its lines were counted');
+          if (before !== null && after !== null) counts = blobLineCounts(before?.content ?? null, after?.content ?? null, LINE_DIFF_MAX_EDITS);
+          this.countsCache.set(key, counts);
+          if (this.countsCache.size > COUNTS_CACHE_ENTRIES) this.countsCache.delete(this.countsCache.keys().next().value!);
+        }
       }
       added += counts?.added ?? 0;
       removed += counts?.removed ?? 0;
