@@ -39,3 +39,35 @@ describe('provena hash', () => {
     expect(run('--help').stdout).toContain('provena hash');
   });
 });
+
+describe('the CLI entry and its compile cache', () => {
+  const withHome = (home: string, extra: Record<string, string> = {}) => {
+    const env: Record<string, string | undefined> = { ...process.env, HOME: home, ...extra };
+    delete env.XDG_CACHE_HOME;
+    delete env.NODE_COMPILE_CACHE;
+    delete env.NODE_DISABLE_COMPILE_CACHE;
+    return spawnSync(process.execPath, ['bin/provena.ts', '--help'], { encoding: 'utf8', env, timeout: 60_000 });
+  };
+
+  it('keeps the cache in the user cache folder, made 0700, and runs where there is none (a HOME under /proc made recursive mkdir spin)', () => {
+    const home = fs.mkdtempSync(path.join(os.tmpdir(), 'provena-home-'));
+    fs.mkdirSync(path.join(home, '.cache'));
+    const first = withHome(home);
+    expect(first.status, first.stderr).toBe(0);
+    const dir = path.join(home, '.cache', 'provena', 'node-compile-cache');
+    expect(fs.statSync(dir).mode & 0o777).toBe(0o700);
+    expect(fs.statSync(path.dirname(dir)).mode & 0o777).toBe(0o700);
+    expect(fs.readdirSync(dir).length).toBeGreaterThan(0);
+    // No cache folder, an impossible one, one under /proc: the CLI answers all the same, nothing made.
+    const bare = fs.mkdtempSync(path.join(os.tmpdir(), 'provena-home-'));
+    for (const h of [bare, '/etc/passwd', '/proc/provena-no-home']) {
+      const res = withHome(h);
+      expect(res.error, h).toBeUndefined();
+      expect(res.status, `${h}: ${res.stderr}`).toBe(0);
+      expect(res.stdout).toContain('provena');
+    }
+    expect(fs.readdirSync(bare)).toEqual([]);
+    fs.rmSync(home, { recursive: true });
+    fs.rmSync(bare, { recursive: true });
+  }, 120_000);
+});

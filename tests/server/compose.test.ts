@@ -63,7 +63,8 @@ describe('the reference deployment files agree with each other', () => {
     expect(entrypoint).toEqual(['node', 'bin/provena.ts']);
     expect(apiServices.length).toBeGreaterThanOrEqual(2);
     expect(workerServices.length).toBeGreaterThanOrEqual(1);
-    const commands = read('bin/provena.ts');
+    // The entry (bin/provena.ts) loads the command table from bin/provena-main.ts.
+    const commands = read('bin/provena-main.ts');
     for (const [, s] of provenaServices) expect(commands).toContain(`'${s.command![0]}'`);
   });
 
