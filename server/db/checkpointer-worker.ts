@@ -18,11 +18,15 @@ sqlite.pragma('synchronous = NORMAL');
 sqlite.pragma('wal_autocheckpoint = 0');
 
 let runs = 0;
+let told = '';
 const tick = () => {
   try {
     const [row] = sqlite.pragma('wal_checkpoint(PASSIVE)') as CheckpointRow[];
-    // A frame count of 0: nothing written since the WAL was last reset.
-    if (row && row.log > 0) {
+    // A frame count of 0: nothing written since the WAL was last reset. A WAL copied back whole
+    // stays at the same counts until the next commit: the server is told once, not every tick.
+    const state = row ? `${row.log}/${row.checkpointed}/${row.busy}` : '';
+    if (row && row.log > 0 && state !== told) {
+      told = state;
       runs++;
       parentPort?.postMessage({ type: 'checkpoint', runs, log: row.log, checkpointed: row.checkpointed, busy: row.busy });
     }
