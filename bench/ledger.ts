@@ -52,7 +52,8 @@ if (pgUrl) {
   url.searchParams.set('options', `-c search_path=${schema}`);
   databaseUrl = url.toString();
 }
-const { db } = await openDatabase({ databaseUrl, dataDir });
+// The WAL checkpointer thread from the start, as a server that has been writing for a while has it (the floor's bare INSERTs are not transactions and would not start it).
+const { db } = await openDatabase({ databaseUrl, dataDir, checkpoint: { startAfterCommits: 0 } });
 attachKeyring(db, keyringFromProcessEnv(dataDir));
 const quiet = { info() {}, warn() {}, error: (o: object) => console.error(o) };
 // One block for the whole batch: registration is timed alone, sealing separately.

@@ -78,19 +78,30 @@ export function migrations(dialect: Dialect): Record<string, Migration> {
  * This process has one connection, so taking the lock early costs it nothing.
  */
 class ImmediateSqliteDriver extends SqliteDriver {
+  readonly #onCommit: () => void;
+  constructor(config: SqliteDialectConfig, onCommit: () => void) {
+    super(config);
+    this.#onCommit = onCommit;
+  }
   override async beginTransaction(connection: DatabaseConnection): Promise<void> {
     await connection.executeQuery(CompiledQuery.raw('begin immediate'));
+  }
+  override async commitTransaction(connection: DatabaseConnection): Promise<void> {
+    await super.commitTransaction(connection);
+    this.#onCommit();
   }
 }
 
 class ImmediateSqliteDialect extends SqliteDialect {
   readonly #config: SqliteDialectConfig;
-  constructor(config: SqliteDialectConfig) {
+  readonly #onCommit: () => void;
+  constructor(config: SqliteDialectConfig, onCommit: () => void) {
     super(config);
     this.#config = config;
+    this.#onCommit = onCommit;
   }
   override createDriver(): Driver {
-    return new ImmediateSqliteDriver(this.#config);
+    return new ImmediateSqliteDriver(this.#config, this.#onCommit);
   }
 }
 
@@ -120,18 +131,21 @@ export async function openDatabase(opts: { databaseUrl?: string; dataDir: string
     sqlite.pragma('foreign_keys = ON');
     sqlite.pragma('synchronous = NORMAL');
     sqlite.pragma('busy_timeout = 5000');
-    const checkpointer = startCheckpointer(sqlite, file, opts.checkpoint);
+    const checkpointer = checkpointerOnDemand(sqlite, file, opts.checkpoint);
     const database = cachingStatements(sqlite);
     db = new Kysely<Database>({
-      dialect: new ImmediateSqliteDialect({
-        database: {
-          prepare: database.prepare,
-          close: () => {
-            checkpointer.stop();
-            database.close();
+      dialect: new ImmediateSqliteDialect(
+        {
+          database: {
+            prepare: database.prepare,
+            close: () => {
+              checkpointer.stop();
+              database.close();
+            },
           },
         },
-      }),
+        checkpointer.committed,
+      ),
     });
   }
   // Kysely looks for its migration tables in every schema unless told which: name the
@@ -162,11 +176,39 @@ export type CheckpointOptions = {
   autocheckpointPages?: number;
   /** The WAL file is cut back to this many bytes when it restarts. */
   walSizeLimitBytes?: number;
+  /**
+   * The worker starts with the database's Nth committed transaction. A thread with its own
+   * connection costs about 60 ms of CPU to start: a database that is opened for a few writes
+   * (a command-line tool, a test's app) keeps SQLite's own checkpoint (every 1000 WAL pages,
+   * which so few writes never reach); one that keeps writing (a server) gets the worker.
+   */
+  startAfterCommits?: number;
   /** Told of every checkpoint the worker ran (tests). */
   onCheckpoint?: (info: { runs: number; log: number; checkpointed: number; busy: number }) => void;
 };
 
-export const CHECKPOINT_DEFAULTS = { intervalMs: 100, autocheckpointPages: 10_000, walSizeLimitBytes: 16 * 1024 * 1024 } as const;
+export const CHECKPOINT_DEFAULTS = { intervalMs: 100, autocheckpointPages: 10_000, walSizeLimitBytes: 16 * 1024 * 1024, startAfterCommits: 100 } as const;
+
+/** The checkpointer of `startCheckpointer`, started by the `startAfterCommits`th commit (see CheckpointOptions). */
+function checkpointerOnDemand(sqlite: SQLite.Database, file: string, options: CheckpointOptions = {}): { committed(): void; stop(): void } {
+  let commits = 0;
+  let running: { stop(): void } | null = null;
+  let isStopped = false;
+  const threshold = options.startAfterCommits ?? CHECKPOINT_DEFAULTS.startAfterCommits;
+  const start = () => {
+    if (!running && !isStopped) running = startCheckpointer(sqlite, file, options);
+  };
+  if (threshold <= 0) start();
+  return {
+    committed: () => {
+      if (++commits >= threshold) start();
+    },
+    stop: () => {
+      isStopped = true;
+      running?.stop();
+    },
+  };
+}
 
 /**
  * Takes the WAL checkpoint out of the commit path. SQLite checkpoints by default inside the
@@ -192,6 +234,7 @@ function startCheckpointer(sqlite: SQLite.Database, file: string, options: Check
   });
   // A worker that dies leaves SQLite's own checkpoint (the safety net) in charge: say so, do not stop the server.
   worker.on('error', (error) => {
+    if (!worker) return; // stopped (the database closed) before its connection opened
     console.error(`the SQLite checkpointer stopped: ${error.message}; commits checkpoint themselves from ${autocheckpointPages} WAL pages`);
     worker = null;
   });

@@ -19,7 +19,7 @@ describe('SQLite WAL checkpointer', () => {
     dirs.push(dataDir);
     const checkpoints: { log: number; checkpointed: number }[] = [];
     const walLimit = 2 * 1024 * 1024;
-    const { db } = await openDatabase({ dataDir, checkpoint: { intervalMs: 20, walSizeLimitBytes: walLimit, onCheckpoint: (c) => checkpoints.push(c) } });
+    const { db } = await openDatabase({ dataDir, checkpoint: { startAfterCommits: 0, intervalMs: 20, walSizeLimitBytes: walLimit, onCheckpoint: (c) => checkpoints.push(c) } });
     const file = path.join(dataDir, 'provena.sqlite');
     const wal = `${file}-wal`;
     // The commits' own automatic checkpoint is only a safety net far above what the worker lets accumulate.
@@ -62,7 +62,7 @@ describe('SQLite WAL checkpointer', () => {
   it('the database file holds the data before the connection closes (the worker copied the WAL back)', async () => {
     const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'provena-ckpt-'));
     dirs.push(dataDir);
-    const { db } = await openDatabase({ dataDir, checkpoint: { intervalMs: 20 } });
+    const { db } = await openDatabase({ dataDir, checkpoint: { startAfterCommits: 0, intervalMs: 20 } });
     const file = path.join(dataDir, 'provena.sqlite');
     await sql`create table ckpt (n integer not null)`.execute(db);
     await sql`insert into ckpt (n) values (1), (2), (3)`.execute(db);
@@ -71,6 +71,31 @@ describe('SQLite WAL checkpointer', () => {
     for (let i = 0; i < 400 && fs.statSync(file).size <= before; i++) await new Promise((resolve) => setTimeout(resolve, 25));
     // The commits did not write the database file themselves; the worker did.
     expect(fs.statSync(file).size).toBeGreaterThan(before);
+    await db.destroy();
+  });
+
+  it('starts with the 100th committed transaction: a database opened for a few writes never starts the thread', async () => {
+    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'provena-ckpt-'));
+    dirs.push(dataDir);
+    const checkpoints: unknown[] = [];
+    const { db } = await openDatabase({ dataDir, checkpoint: { intervalMs: 20, onCheckpoint: (c) => checkpoints.push(c) } });
+    const autocheckpoint = async () => (await sql<{ wal_autocheckpoint: number }>`pragma wal_autocheckpoint`.execute(db)).rows[0]?.wal_autocheckpoint;
+    await sql`create table ckpt (n integer not null)`.execute(db);
+    // The migrations committed some transactions already: count from here to the start.
+    let commits = 0;
+    while ((await autocheckpoint()) === 1000 && commits < 200) {
+      await db.transaction().execute((trx) => sql`insert into ckpt (n) values (${commits})`.execute(trx));
+      commits++;
+    }
+    // SQLite's own checkpoint (1000 pages) until then; then the worker, with the safety net raised.
+    expect(commits).toBeGreaterThan(0);
+    expect(commits).toBeLessThanOrEqual(100);
+    expect(await autocheckpoint()).toBe(10_000);
+    for (let i = 0; i < 400 && checkpoints.length === 0; i++) {
+      await db.transaction().execute((trx) => sql`insert into ckpt (n) values (${i})`.execute(trx));
+      await new Promise((resolve) => setTimeout(resolve, 25));
+    }
+    expect(checkpoints.length).toBeGreaterThan(0);
     await db.destroy();
   });
 });
