@@ -2,7 +2,7 @@ import fp from 'fastify-plugin';
 import { Ledger, type InTransaction, type InTransactionMany, type RegisterInput, type Registration } from './ledger.ts';
 import { readLedgerConfig, type LedgerConfig } from './config.ts';
 import { ProofJobs } from '../proofs/jobs.ts';
-import { CheckpointAnchoring, evmAnchorer } from './anchor.ts';
+import type { CheckpointAnchoring } from './anchor.ts';
 import { scheduleJob } from '../jobs/schedule.ts';
 import { CheckpointStore } from './checkpoints.ts';
 import { Witnessing } from './witnessing.ts';
@@ -41,8 +41,10 @@ export default fp<LedgerPluginOptions>(async function ledgerPlugin(app, opts) {
   // Checkpoints go to the object store (STORAGE_URL or DATA_DIR/blobs/objects), beside the database, not in it.
   const checkpoints = new CheckpointStore(driverFor(app.env.storage), checkpointOrigin(config.publicUrl));
   const ledger = new Ledger(app.db, config, app.log, checkpoints);
-  const anchoring = config.anchor
-    ? new CheckpointAnchoring(app.db, evmAnchorer({ ...config.anchor, receiptTimeoutMs: Math.max(config.anchor.rpcTimeoutMs, config.anchor.intervalMs) }), () => ledger.currentCheckpoint(), app.log)
+  // anchor.ts (and ethers, ~7 MB of heap) is loaded only when anchoring is configured.
+  const anchor = config.anchor;
+  const anchoring = anchor
+    ? await import('./anchor.ts').then(({ CheckpointAnchoring, evmAnchorer }) => new CheckpointAnchoring(app.db, evmAnchorer({ ...anchor, receiptTimeoutMs: Math.max(anchor.rpcTimeoutMs, anchor.intervalMs) }), () => ledger.currentCheckpoint(), app.log))
     : null;
   const proofs = new ProofJobs(app.db, ledger, app.log, anchoring);
   // Certificates are a job (any worker takes it; at most one pass runs at a time across them):

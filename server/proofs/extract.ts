@@ -1,4 +1,3 @@
-import { getDocument } from 'pdfjs-dist/legacy/build/pdf.mjs';
 import { PACKAGE_ATTACHMENT_NAME } from '../../core/ledger/package.ts';
 
 /**
@@ -11,6 +10,9 @@ export async function extractPackageNode(pdf: Uint8Array): Promise<Uint8Array | 
   // packed CLI's bundle carry the module in a chunk loaded only when a proof is read.
   const hook = globalThis as { pdfjsWorker?: unknown };
   hook.pdfjsWorker ??= await import('pdfjs-dist/legacy/build/pdf.worker.mjs');
+  // pdf.js is loaded at the first proof read, not with the server: its ~1 MB of source and what it
+  // compiles would otherwise sit in the API's heap, and every full garbage collection walks it.
+  const { getDocument } = await import('pdfjs-dist/legacy/build/pdf.mjs');
   const task = getDocument({ data: new Uint8Array(pdf), useSystemFonts: false, disableFontFace: true, verbosity: 0, stopAtErrors: true });
   const doc = await task.promise;
   try {

@@ -1,7 +1,7 @@
 import type { Db } from '../db/database.ts';
 import type { Ledger, BlockRow } from '../ledger/ledger.ts';
 import { buildProofPackage } from './package-builder.ts';
-import { signExistingCertificate, type CertificateAsset } from './pdf.ts';
+import type { CertificateAsset } from './pdf.ts';
 import { padesCertificates, signPreparedPdf } from './pades.ts';
 import { RenderPool, renderWorkersFromEnv } from './render-pool.ts';
 import { loadPlatformSigner } from '../keys/platform-keys.ts';
@@ -165,6 +165,8 @@ export class ProofJobs {
     for (const row of rows) {
       try {
         const unsigned = await readProofPdfOf(this.storage, row);
+        // pdf.ts (pdf-lib, fontkit) is loaded only when an old unsigned certificate is signed.
+        const { signExistingCertificate } = await import('./pdf.ts');
         const pdf = await signExistingCertificate(new Uint8Array(unsigned!), signing, isCertificateLocale(row.locale) ? row.locale : 'zh', host);
         // The signed copy is a new object, written before the row points at it.
         const stored = await putProofPdf(this.storage, proofPdfKeyOf(row.dna, row.generation, '-signed'), pdf);

@@ -5,17 +5,15 @@
  * the signature value from the platform's own time-stamping authority, and the
  * certificates that validate both in the document's DSS, so it validates offline.
  *
- * @signpdf places the signature dictionary into the pdf-lib document and fills the
- * ByteRange and /Contents; the CMS and the time-stamp token are built here with pkijs
- * (node-forge, which @signpdf's own signer uses, does not do ECDSA). Keys are used only
- * through their Signer: a sealed software key or an HSM.
+ * @signpdf places the signature dictionary into the pdf-lib document (pades-prepare.ts, where
+ * the page is rendered) and fills the ByteRange and /Contents here; the CMS and the time-stamp
+ * token are built here with pkijs (node-forge, which @signpdf's own signer uses, does not do
+ * ECDSA). Keys are used only through their Signer: a sealed software key or an HSM.
  */
 import * as asn1js from 'asn1js';
 import * as pkijs from 'pkijs';
-import { PDFDocument, PDFName, PDFArray } from 'pdf-lib';
 import * as signpdfModule from '@signpdf/signpdf';
-import { pdflibAddPlaceholder } from '@signpdf/placeholder-pdf-lib';
-import { Signer as SignpdfSigner, SUBFILTER_ETSI_CADES_DETACHED } from '@signpdf/utils';
+import { Signer as SignpdfSigner } from '@signpdf/utils';
 import { createHash } from 'node:crypto';
 import { p1363ToDer } from '../../core/crypto/keys.ts';
 import { derSortedAttributes, signedAttributesToSign, signingCertificateV2, TSA_POLICY_OID } from '../../core/crypto/cms.ts';
@@ -27,9 +25,6 @@ import { parseCertificate } from '../../core/crypto/x509.ts';
 type SignPdf = { sign(pdf: Buffer, signer: SignpdfSigner, signingTime?: Date): Promise<Buffer> };
 const cjs = signpdfModule as unknown as { default: SignPdf & { default?: SignPdf } };
 const signpdf: SignPdf = cjs.default.default ?? cjs.default;
-
-/** Room for the CMS in /Contents, in bytes (hex doubles it): three certificates and a token need about 3 KB. */
-const SIGNATURE_BYTES = 12_288;
 
 export type PadesKeys = { proof: CertifiedSigner; tsa: CertifiedSigner };
 
@@ -184,30 +179,9 @@ export function padesCertificates(keys: PadesKeys): Uint8Array[] {
 }
 
 /**
- * Puts the validation material (the DSS: every certificate of the proof signer's and the
- * TSA's chains) and an empty signature field into `doc`. Both go in before signing, so the
- * signature covers them and the whole file: anything appended later breaks it.
+ * Signs a PDF saved (without object streams) from a document `preparePades` (pades-prepare.ts)
+ * prepared. This side needs no pdf-lib: the API thread, which signs every page, does not load it.
  */
-export function preparePades(doc: PDFDocument, certificates: Uint8Array[], at: Date, labels: { reason: string; location: string; name: string }): void {
-  const unique = new Map<string, Uint8Array>();
-  for (const der of certificates) unique.set(Buffer.from(der).toString('base64'), der);
-  const certs = PDFArray.withContext(doc.context);
-  for (const der of unique.values()) certs.push(doc.context.register(doc.context.stream(der)));
-  doc.catalog.set(PDFName.of('DSS'), doc.context.obj({ Certs: certs }));
-  pdflibAddPlaceholder({
-    pdfDoc: doc,
-    reason: labels.reason,
-    location: labels.location,
-    name: labels.name,
-    contactInfo: '',
-    signingTime: at,
-    signatureLength: SIGNATURE_BYTES,
-    subFilter: SUBFILTER_ETSI_CADES_DETACHED,
-    appName: 'Provena',
-  });
-}
-
-/** Signs a PDF saved (without object streams) from a document `preparePades` prepared. */
 export async function signPreparedPdf(bytes: Uint8Array, keys: PadesKeys, at: Date): Promise<Uint8Array> {
   return new Uint8Array(await signpdf.sign(Buffer.from(bytes), new CmsSigner(keys, at)));
 }

@@ -12,7 +12,8 @@ import { PDFContentStream, PDFDocument, PDFName, PDFRawStream, PDFString, Standa
  * @signpdf/placeholder-pdf-lib's peer dependency (pdf-lib ^1.17.1). pdf-lib's format output
  * is checked by pdfsig, pdf.js and the page-signature tests; revisit if a PDF bug needs a fix.
  */
-import { padesCertificates, preparePades, signPreparedPdf, type PadesKeys } from './pades.ts';
+import { padesCertificates, signPreparedPdf, type PadesKeys } from './pades.ts';
+import { preparePades } from './pades-prepare.ts';
 import fontkit from '@pdf-lib/fontkit';
 import qrcode from 'qrcode-generator';
 import { encodePackage, PACKAGE_ATTACHMENT_NAME, type ProofPackage } from '../../core/ledger/package.ts';

@@ -11,7 +11,7 @@
  */
 import os from 'node:os';
 import { Worker } from 'node:worker_threads';
-import { renderPreparedCertificate, type PageInput } from './pdf.ts';
+import type { PageInput } from './pdf.ts';
 import type { RenderReply, RenderRequest } from './render-worker.ts';
 
 type Pending = { resolve(pdf: Uint8Array): void; reject(error: Error): void };
@@ -42,7 +42,8 @@ export class RenderPool {
 
   /** The page of a certificate, prepared for signing when `certificates` are given (or unsigned). */
   render(page: PageInput, certificates: Uint8Array[] | null): Promise<Uint8Array> {
-    if (this.size === 0) return renderPreparedCertificate(page, certificates);
+    // pdf.ts (pdf-lib, fontkit) is loaded here only when this thread renders, not with the server.
+    if (this.size === 0) return import('./pdf.ts').then(({ renderPreparedCertificate }) => renderPreparedCertificate(page, certificates));
     if (this.isClosed) return Promise.reject(new Error('the certificate render pool is closed'));
     return new Promise<Uint8Array>((resolve, reject) => {
       this.queue.push({ page, certificates, resolve, reject });

@@ -4,8 +4,7 @@ import { randomBytes } from 'node:crypto';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type http from 'node:http';
-import { AbortMultipartUploadCommand, DeleteObjectCommand, GetObjectCommand, HeadObjectCommand, ListObjectsV2Command, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
-import { Upload } from '@aws-sdk/lib-storage';
+import type { S3Client } from '@aws-sdk/client-s3';
 
 /**
  * Where stored objects live (architecture: STORAGE_URL). Objects are opaque bytes
@@ -161,9 +160,16 @@ const isMissing = (error: unknown) => statusOf(error) === 404 || ['NoSuchKey', '
  * streaming puts through `@aws-sdk/lib-storage`'s Upload (one part in memory per queue slot;
  * multipart only when the object is larger than one part). Path style (`S3_FORCE_PATH_STYLE=true`,
  * MinIO, s3rver) or virtual-host style (`bucket.endpoint-host`, AWS).
+ *
+ * The SDK is loaded at the driver's first call, not when the server starts: a server on the local
+ * driver never loads it, and its ~6 MB of modules stay out of the API's heap (which every full
+ * garbage collection walks; an upload or a download runs dozens of them).
  */
 export function s3Driver(opts: S3Options): ObjectDriver {
-  const client = new S3Client({
+  let sdk: Promise<{ s3: typeof import('@aws-sdk/client-s3'); Upload: typeof import('@aws-sdk/lib-storage').Upload; client: S3Client }> | null = null;
+  const load = () =>
+    (sdk ??= Promise.all([import('@aws-sdk/client-s3'), import('@aws-sdk/lib-storage')]).then(([s3, storage]) => ({ s3, Upload: storage.Upload, client: newClient(s3) })));
+  const newClient = (s3: typeof import('@aws-sdk/client-s3')) => new s3.S3Client({
     endpoint: opts.endpoint,
     region: opts.region,
     forcePathStyle: opts.isPathStyle,
@@ -191,11 +197,12 @@ export function s3Driver(opts: S3Options): ObjectDriver {
       // multipart upload ourselves (leavePartsOnError: true stops lib-storage doing it) because
       // lib-storage throws the abort's error instead of the cause when the abort fails too
       // (s3rver answers AbortMultipartUpload with MethodNotAllowed); the cause is what matters.
+      const { s3, Upload, client } = await load();
       const upload = new Upload({ client, params: { Bucket, Key: keyOf(key), Body: source }, partSize: partBytes, queueSize: 2, leavePartsOnError: true });
       try {
         await upload.done();
       } catch (error) {
-        if (upload.uploadId) await client.send(new AbortMultipartUploadCommand({ Bucket, Key: keyOf(key), UploadId: upload.uploadId })).catch(() => undefined);
+        if (upload.uploadId) await client.send(new s3.AbortMultipartUploadCommand({ Bucket, Key: keyOf(key), UploadId: upload.uploadId })).catch(() => undefined);
         throw error;
       }
     },
@@ -205,8 +212,9 @@ export function s3Driver(opts: S3Options): ObjectDriver {
       // replace the object, so we look first: on such servers write-once holds for one writer
       // (the sealer is a single leader) but is not atomic against a racing second writer.
       if ((await driver.size(key)) !== null) return false;
+      const { s3, client } = await load();
       try {
-        await client.send(new PutObjectCommand({ Bucket, Key: keyOf(key), Body: bytes, IfNoneMatch: '*' }));
+        await client.send(new s3.PutObjectCommand({ Bucket, Key: keyOf(key), Body: bytes, IfNoneMatch: '*' }));
         return true;
       } catch (error) {
         if (statusOf(error) === 412 || (error as SdkError).name === 'PreconditionFailed') return false;
@@ -218,8 +226,9 @@ export function s3Driver(opts: S3Options): ObjectDriver {
       await fs.promises.rm(sourcePath, { force: true });
     },
     async get(key) {
+      const { s3, client } = await load();
       try {
-        const res = await client.send(new GetObjectCommand({ Bucket, Key: keyOf(key) }));
+        const res = await client.send(new s3.GetObjectCommand({ Bucket, Key: keyOf(key) }));
         return res.Body instanceof Readable ? res.Body : Readable.fromWeb((res.Body as { transformToWebStream(): import('node:stream/web').ReadableStream }).transformToWebStream());
       } catch (error) {
         if (isMissing(error)) return null;
@@ -227,8 +236,9 @@ export function s3Driver(opts: S3Options): ObjectDriver {
       }
     },
     async size(key) {
+      const { s3, client } = await load();
       try {
-        const res = await client.send(new HeadObjectCommand({ Bucket, Key: keyOf(key) }));
+        const res = await client.send(new s3.HeadObjectCommand({ Bucket, Key: keyOf(key) }));
         return res.ContentLength ?? 0;
       } catch (error) {
         if (isMissing(error)) return null;
@@ -236,16 +246,18 @@ export function s3Driver(opts: S3Options): ObjectDriver {
       }
     },
     async remove(key) {
+      const { s3, client } = await load();
       try {
-        await client.send(new DeleteObjectCommand({ Bucket, Key: keyOf(key) }));
+        await client.send(new s3.DeleteObjectCommand({ Bucket, Key: keyOf(key) }));
       } catch (error) {
         if (!isMissing(error)) throw error;
       }
     },
     async *list() {
+      const { s3, client } = await load();
       let token: string | undefined;
       do {
-        const res = await client.send(new ListObjectsV2Command({ Bucket, Prefix: opts.prefix || undefined, ContinuationToken: token }));
+        const res = await client.send(new s3.ListObjectsV2Command({ Bucket, Prefix: opts.prefix || undefined, ContinuationToken: token }));
         for (const object of res.Contents ?? []) {
           const key = object.Key?.slice(opts.prefix.length);
           if (key && object.Key!.startsWith(opts.prefix) && SAFE_KEY.test(key)) yield key;

@@ -19,7 +19,6 @@ import { APPLICATION_STATUS } from '../../../core/enterprise.ts';
 import { ownsFile } from '../../services/stored-files.ts';
 import { body, envelope, ok, text, userDto, SIGNED_IN } from '../schemas.ts';
 import { companyDto, idCardOcr, licenceOcr } from './responses.ts';
-import { applicationFormPdf } from './application-form.ts';
 import { contentDisposition } from '../../content-disposition.ts';
 
 const fileId = { type: 'string', maxLength: 90 } as const;
@@ -131,6 +130,8 @@ export default async function enterpriseRegistrationRoutes(app: FastifyInstance)
     { config: SIGNED_IN, schema: { querystring: { type: 'object', properties: { name: text(200), license: text(40) } } } },
     async (request, reply) => {
       const user = await app.requireUser(request);
+      // pdf-lib and fontkit are loaded when a form is first asked for, not with the server (see proofs/extract.ts).
+      const { applicationFormPdf } = await import('./application-form.ts');
       const pdf = await applicationFormPdf({ enterpriseName: request.query.name ?? '', license: request.query.license ?? '', applicant: user.real_name || user.name, phone: user.phonenumber });
       return reply.header('content-type', 'application/pdf').header('content-disposition', contentDisposition('application-form.pdf')).send(Buffer.from(pdf));
     },
