@@ -1,5 +1,5 @@
 import fp from 'fastify-plugin';
-import { InProcessQueue, PgBossQueue, type JobQueue } from './queue.ts';
+import { InProcessQueue, pgBossQueue, type JobQueue } from './queue.ts';
 import { Leadership } from './leader.ts';
 
 declare module 'fastify' {
@@ -22,7 +22,7 @@ declare module 'fastify' {
 export const jobsPlugin = fp(async function jobsPlugin(app) {
   const role = app.env.role;
   const isWorking = role !== 'serve';
-  const jobs: JobQueue = app.env.databaseUrl && role !== 'all' ? new PgBossQueue(app.env.databaseUrl, app.log, { isWorking }) : new InProcessQueue(app.log);
+  const jobs: JobQueue = app.env.databaseUrl && role !== 'all' ? await pgBossQueue(app.env.databaseUrl, app.log, { isWorking }) : new InProcessQueue(app.log);
   app.decorate('jobs', jobs);
   app.decorate('leadership', new Leadership(app.env.databaseUrl, app.log));
 });

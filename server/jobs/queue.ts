@@ -1,4 +1,4 @@
-import { PgBoss } from 'pg-boss';
+import type { PgBoss } from 'pg-boss';
 
 /**
  * Background jobs: certificate rendering, the score recompute, and what comes
@@ -154,7 +154,16 @@ export function jobsSchemaOf(databaseUrl: string): string {
 
 const STATE_OF: Record<string, JobState> = { created: 'queued', retry: 'retry', active: 'active', completed: 'completed', cancelled: 'cancelled', failed: 'failed' };
 
-/** pg-boss on the deployment's PostgreSQL: the jobs live in their own schema, workers compete for them. */
+/**
+ * pg-boss on the deployment's PostgreSQL: the jobs live in their own schema, workers compete for them.
+ * `Boss` is pg-boss's class (pgBossQueue loads it): pg-boss and what it pulls in (~6 MB of heap)
+ * are loaded only by a process that uses it, not by the embedded default on SQLite.
+ */
+export async function pgBossQueue(databaseUrl: string, log: Logger, options: { isWorking: boolean }): Promise<PgBossQueue> {
+  const { PgBoss } = await import('pg-boss');
+  return new PgBossQueue(databaseUrl, log, options, PgBoss);
+}
+
 export class PgBossQueue implements JobQueue {
   readonly backend = 'pg-boss' as const;
   private readonly boss: PgBoss;
@@ -163,11 +172,11 @@ export class PgBossQueue implements JobQueue {
   private readonly log: Logger;
   private isStarted = false;
 
-  constructor(databaseUrl: string, log: Logger, options: { isWorking: boolean }) {
+  constructor(databaseUrl: string, log: Logger, options: { isWorking: boolean }, Boss: typeof PgBoss) {
     this.schema = jobsSchemaOf(databaseUrl);
     this.log = log;
     // An API replica neither supervises (maintenance) nor schedules: it sends and lists.
-    this.boss = new PgBoss({ connectionString: databaseUrl, schema: this.schema, max: 4, supervise: options.isWorking, schedule: false, application_name: 'provena-jobs', superviseIntervalSeconds: 5, monitorIntervalSeconds: 5 });
+    this.boss = new Boss({ connectionString: databaseUrl, schema: this.schema, max: 4, supervise: options.isWorking, schedule: false, application_name: 'provena-jobs', superviseIntervalSeconds: 5, monitorIntervalSeconds: 5 });
     this.boss.on('error', (error: unknown) => this.log.warn({ err: error }, 'job queue error'));
   }
 

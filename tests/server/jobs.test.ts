@@ -98,7 +98,7 @@ describe.skipIf(!pgUrl)('pg-boss queues (PostgreSQL)', () => {
     await old.start();
     await old.createQueue('proofs.render', { policy: 'stately', retryLimit: 1 });
     expect((await old.getQueue('proofs.render'))?.heartbeatSeconds ?? null).toBeNull();
-    const q = new PgBossQueue(url, quiet, { isWorking: false });
+    const q = new PgBossQueue(url, quiet, { isWorking: false }, PgBoss);
     q.define('proofs.render', async () => {});
     await q.start({ isWorking: false });
     const now = await old.getQueue('proofs.render');
