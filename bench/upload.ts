@@ -303,13 +303,15 @@ async function benchOurs(file: string, identity: string) {
     const { file_link: link } = await receiver.call('GET', `/api/v2/disclosures/records/${record.disclosure_id}/file-link`);
     const rssDown = sampleRss(child.pid!);
     const cpu1 = cpuOf(child.pid!);
+    const threads1 = threadCpuOf(child.pid!);
     const t1 = performance.now();
     const { bytes, sha256 } = await download(`${base}${link}`, receiver.cookie());
     const downloadMs = performance.now() - t1;
     const downloadCpu = cpuOf(child.pid!) - cpu1;
+    const downloadThreads = threadCpuSince(child.pid!, threads1);
     const downloadPeak = rssDown.stop();
     if (bytes !== SIZE || `0x${sha256}.bin` !== identity) throw new Error('downloaded bytes differ from the upload');
-    return { uploadMs, downloadMs, uploadCpu, downloadCpu, uploadThreads, uploadClientCpu, idleRss: idle, uploadPeakRss: uploadPeak, downloadPeakRss: downloadPeak };
+    return { uploadMs, downloadMs, uploadCpu, downloadCpu, uploadThreads, downloadThreads, uploadClientCpu, idleRss: idle, uploadPeakRss: uploadPeak, downloadPeakRss: downloadPeak };
   } finally {
     child.kill('SIGTERM');
     await new Promise((r) => child.once('exit', r));
@@ -382,13 +384,15 @@ async function benchBaseline(file: string) {
     const uploadPeak = rss.stop();
     const rssDown = sampleRss(child.pid!);
     const cpu1 = cpuOf(child.pid!);
+    const threads1 = threadCpuOf(child.pid!);
     const t1 = performance.now();
     const { bytes } = await download(`http://127.0.0.1:${port}/object`);
     const downloadMs = performance.now() - t1;
     const downloadCpu = cpuOf(child.pid!) - cpu1;
+    const downloadThreads = threadCpuSince(child.pid!, threads1);
     const downloadPeak = rssDown.stop();
     if (bytes !== SIZE) throw new Error('baseline size differs');
-    return { uploadMs, downloadMs, uploadCpu, downloadCpu, uploadThreads, uploadClientCpu, idleRss: idle, uploadPeakRss: uploadPeak, downloadPeakRss: downloadPeak };
+    return { uploadMs, downloadMs, uploadCpu, downloadCpu, uploadThreads, downloadThreads, uploadClientCpu, idleRss: idle, uploadPeakRss: uploadPeak, downloadPeakRss: downloadPeak };
   } finally {
     child.kill('SIGTERM');
     await new Promise((r) => child.once('exit', r));
@@ -415,7 +419,7 @@ if (args[0] === '--baseline-server') {
       const order = r % 2 === 0 ? (['baseline', 'ours'] as const) : (['ours', 'baseline'] as const);
       for (const which of order) {
         const m = which === 'ours' ? await benchOurs(file, identity) : await benchBaseline(file);
-        rows.push({ engine: which, repeat: r + 1, upload_mb_s: mbps(m.uploadMs), download_mb_s: mbps(m.downloadMs), upload_cpu_s_per_gb: perGb(m.uploadCpu), upload_client_cpu_s_per_gb: perGb(m.uploadClientCpu), upload_cpu_s_per_gb_by_thread: Object.fromEntries(Object.entries(m.uploadThreads).map(([name, s]) => [name, perGb(s)])), download_cpu_s_per_gb: perGb(m.downloadCpu), idle_rss_mib: mib(m.idleRss), upload_peak_rss_mib: mib(m.uploadPeakRss), download_peak_rss_mib: mib(m.downloadPeakRss) });
+        rows.push({ engine: which, repeat: r + 1, upload_mb_s: mbps(m.uploadMs), download_mb_s: mbps(m.downloadMs), upload_cpu_s_per_gb: perGb(m.uploadCpu), upload_client_cpu_s_per_gb: perGb(m.uploadClientCpu), upload_cpu_s_per_gb_by_thread: Object.fromEntries(Object.entries(m.uploadThreads).map(([name, s]) => [name, perGb(s)])), download_cpu_s_per_gb: perGb(m.downloadCpu), download_cpu_s_per_gb_by_thread: Object.fromEntries(Object.entries(m.downloadThreads).map(([name, s]) => [name, perGb(s)])), idle_rss_mib: mib(m.idleRss), upload_peak_rss_mib: mib(m.uploadPeakRss), download_peak_rss_mib: mib(m.downloadPeakRss) });
         const prev = best[which];
         if (!prev || m.uploadMs < prev.uploadMs) best[which] = { ...m, downloadMs: Math.min(m.downloadMs, prev?.downloadMs ?? Infinity) } as never;
         else best[which] = { ...prev, downloadMs: Math.min(m.downloadMs, prev.downloadMs), uploadPeakRss: Math.max(prev.uploadPeakRss, m.uploadPeakRss) } as never;
