@@ -1,7 +1,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { createCipheriv, createDecipheriv, createHash, hkdfSync, randomBytes, type Hash } from 'node:crypto';
-import { Readable } from 'node:stream';
+import { Readable, type Writable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
 import { DataStore, ERRORS, Upload } from '@tus/utils';
 import { parseFileIdentity } from '../../core/file-identity.ts';
 import type { StorageEnv } from '../env.ts';
@@ -17,6 +18,7 @@ import {
   openSealedFile,
   openStream,
   sealChunk,
+  sendSealedFile,
   gcmKey,
   sealChunkAsync,
   type SealedHeader,
@@ -121,6 +123,13 @@ export type FileStore = {
   tus: UploadStaging;
   /** The plaintext of a stored file, streamed and authenticated chunk by chunk; null when not stored. */
   open(identity: string): Promise<Readable | null>;
+  /**
+   * The same plaintext for a response: `sendTo` writes it to `out` (without ending it) and
+   * settles when `out` has taken the last byte, or fails as `open`'s stream does; from the local
+   * driver, with no buffer per chunk on this thread (sealed.ts sendSealedFile). `close` lets go
+   * of a file that will not be sent. Null when not stored.
+   */
+  openForSending(identity: string): Promise<{ sendTo(out: Writable): Promise<void>; close(): Promise<void> } | null>;
   isStored(identity: string): Promise<boolean>;
   /** Stores a plaintext stream directly (tests, tools); checks it hashes to the identity. */
   putPlain(identity: string, source: Readable, size: number): Promise<number>;
@@ -505,19 +514,39 @@ export class StagingStore extends DataStore {
 export function createFileStore(opts: { driver: ObjectDriver; master: Buffer; stagingDir: string; chunkBytes?: number; tus?: UploadStaging }): FileStore {
   const tus = opts.tus ?? new StagingStore({ dir: opts.stagingDir, master: opts.master, driver: opts.driver, chunkBytes: opts.chunkBytes });
   const { driver, master } = opts;
+  async function open(identity: string): Promise<Readable | null> {
+    if (driver.openFile) {
+      const handle = await driver.openFile(objectKeyOf(identity));
+      return handle ? openSealedFile(handle, master) : null;
+    }
+    const source = await driver.get(objectKeyOf(identity));
+    if (!source) return null;
+    const plain = openStream(master);
+    source.on('error', (error) => plain.destroy(error));
+    return source.pipe(plain);
+  }
   return {
     driver,
     tus,
-    async open(identity) {
+    open,
+    async openForSending(identity) {
       if (driver.openFile) {
         const handle = await driver.openFile(objectKeyOf(identity));
-        return handle ? openSealedFile(handle, master) : null;
+        if (!handle) return null;
+        let isSent = false;
+        return {
+          sendTo: (out) => {
+            isSent = true;
+            return sendSealedFile(handle, master, out);
+          },
+          close: async () => {
+            if (!isSent) await handle.close();
+          },
+        };
       }
-      const source = await driver.get(objectKeyOf(identity));
-      if (!source) return null;
-      const plain = openStream(master);
-      source.on('error', (error) => plain.destroy(error));
-      return source.pipe(plain);
+      const plain = await open(identity);
+      if (!plain) return null;
+      return { sendTo: (out) => pipeline(plain, out, { end: false }), close: async () => void plain.destroy() };
     },
     async isStored(identity) {
       return (await driver.size(objectKeyOf(identity))) !== null;

@@ -1,6 +1,8 @@
 import { createCipheriv, createDecipheriv, hkdfSync, randomBytes, webcrypto } from 'node:crypto';
 import type { FileHandle } from 'node:fs/promises';
-import { Readable, Transform, type TransformCallback } from 'node:stream';
+import { Readable, Transform, type TransformCallback, type Writable } from 'node:stream';
+import { Worker } from 'node:worker_threads';
+import type { OpenReply, OpenRequest } from './open-worker.ts';
 
 /**
  * Encryption at rest for stored files ("sealed" objects).
@@ -254,4 +256,104 @@ export function openSealedFile(handle: FileHandle, master: Buffer): Readable {
     }
   }
   return Readable.from(chunks(), { objectMode: false });
+}
+
+/** Chunks of a download being opened or written at once by sendSealedFile (its memory: that many chunks). */
+const SEND_SLOTS = 4;
+
+/** The thread that opens downloads' chunks (open-worker.ts), started at the first download; it keeps no process open. */
+let opener: { worker: Worker; replies: Map<number, (reply: OpenReply) => void>; nextId: number } | null = null;
+
+function openerThread() {
+  if (opener) return opener;
+  const worker = new Worker(new URL('./open-worker.ts', import.meta.url), { name: 'provena-download-open' });
+  const state = { worker, replies: new Map<number, (reply: OpenReply) => void>(), nextId: 1 };
+  worker.unref();
+  worker.on('message', (reply: OpenReply) => state.replies.get(reply.id)?.(reply));
+  const fail = (error: Error) => {
+    // Every download waiting on it fails; the next one starts a new thread.
+    if (opener === state) opener = null;
+    for (const [id, deliver] of state.replies) deliver({ id, index: -1, error: `the download thread stopped: ${error.message}`, isFormat: false });
+  };
+  worker.on('error', fail);
+  worker.on('exit', (code) => fail(new Error(`exit code ${code}`)));
+  opener = state;
+  return state;
+}
+
+/**
+ * A sealed object in a local file → its plaintext written to `out` (a response), like
+ * openSealedFile but without a buffer per chunk on this thread: the chunks are read,
+ * authenticated and decrypted by the download thread (open-worker.ts) into SEND_SLOTS reused
+ * slots of shared memory, and each slot is written to `out` as it is and asked for again once
+ * `out` has taken it (its write callback). A full download allocates nothing here per chunk, so
+ * it no longer drives this thread's garbage collections. Fails (and stops writing) on any
+ * chunk that fails authentication, as openStream does; resolves when `out` has taken the last
+ * byte. `out` is not ended. The handle is closed when it settles.
+ */
+export async function sendSealedFile(handle: FileHandle, master: Buffer, out: Writable): Promise<void> {
+  let thread: ReturnType<typeof openerThread> | null = null;
+  let id = 0;
+  let asked = 0;
+  let answered = 0;
+  let settleAnswers: (() => void) | null = null;
+  try {
+    const size = (await handle.stat()).size;
+    const header = Buffer.alloc(SEALED_HEADER_BYTES);
+    if ((await handle.read(header, 0, SEALED_HEADER_BYTES, 0)).bytesRead < SEALED_HEADER_BYTES) throw new SealedFormatError('not a sealed object');
+    const h = decodeHeader(header);
+    const key = objectKey(master, h.salt);
+    const count = Math.max(1, Math.ceil((size - SEALED_HEADER_BYTES) / (h.chunkBytes + SEALED_TAG_BYTES)));
+    const slotCount = Math.min(SEND_SLOTS, count);
+    const slots = new SharedArrayBuffer(slotCount * h.chunkBytes);
+    const views = Array.from({ length: slotCount }, (_, slot) => Buffer.from(slots, slot * h.chunkBytes, h.chunkBytes));
+    thread = openerThread();
+    id = thread.nextId++;
+    await new Promise<void>((resolve, reject) => {
+      let next = 0;
+      let written = 0;
+      let isDone = false;
+      const finish = (error?: Error) => {
+        if (isDone) return;
+        isDone = true;
+        out.off('close', onClose);
+        if (error) reject(error);
+        else resolve();
+      };
+      const onClose = () => finish(new Error('the receiver closed the connection'));
+      out.once('close', onClose);
+      const ask = (slot: number) => {
+        if (next >= count || isDone) return;
+        asked += 1;
+        thread!.worker.postMessage({ type: 'read', id, index: next++, slot } satisfies OpenRequest);
+      };
+      // Answers come in the order asked: chunk i is in slot i % slotCount.
+      thread!.replies.set(id, (reply) => {
+        // index -1: the thread stopped, no other answer will come.
+        answered = reply.index === -1 ? asked : answered + 1;
+        if (answered === asked) settleAnswers?.();
+        if (isDone) return;
+        if ('error' in reply) return finish(reply.isFormat ? new SealedFormatError(reply.error) : new Error(reply.error));
+        const slot = reply.index % slotCount;
+        out.write(views[slot]!.subarray(0, reply.length), (error) => {
+          if (error) return finish(error);
+          written += 1;
+          if (written === count) finish();
+          else ask(slot);
+        });
+      });
+      thread!.worker.ref();
+      thread!.worker.postMessage({ type: 'open', id, fd: handle.fd, key, chunkBytes: h.chunkBytes, size, count, slots } satisfies OpenRequest);
+      for (let slot = 0; slot < slotCount; slot++) ask(slot);
+    });
+  } finally {
+    if (thread) {
+      // The thread reads this file descriptor until its last answer: the handle is closed after it.
+      if (answered < asked) await new Promise<void>((resolve) => (settleAnswers = resolve));
+      thread.replies.delete(id);
+      thread.worker.postMessage({ type: 'close', id } satisfies OpenRequest);
+      if (thread.replies.size === 0) thread.worker.unref();
+    }
+    await handle.close();
+  }
 }

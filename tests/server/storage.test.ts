@@ -2,10 +2,10 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
-import { Readable } from 'node:stream';
+import { Readable, Writable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { localDriver, s3Driver, type ObjectDriver } from '../../server/storage/drivers.ts';
-import { DEFAULT_CHUNK_BYTES, SEALED_HEADER_BYTES, SEALED_TAG_BYTES, gcmKey, objectKey, openChunk, openChunkAsync, openSealedFile, openStream, sealChunk, sealChunkAsync, sealStream, sealedSize } from '../../server/storage/sealed.ts';
+import { DEFAULT_CHUNK_BYTES, SEALED_HEADER_BYTES, SEALED_TAG_BYTES, gcmKey, objectKey, openChunk, openChunkAsync, openSealedFile, openStream, sealChunk, sealChunkAsync, sealStream, sealedSize, sendSealedFile } from '../../server/storage/sealed.ts';
 import { createFileStore, loadMasterKey, objectKeyOf } from '../../server/storage/file-store.ts';
 import { readEnv, type StorageEnv } from '../../server/env.ts';
 import { Upload } from '@tus/utils';
@@ -98,6 +98,65 @@ describe('sealed objects (AES-256-GCM in chunks)', () => {
       await expect(openFile(sealed.subarray(0, sealed.length - 3))).rejects.toThrow(/authentication|truncated/);
       await expect(openFile(randomBytes(100))).rejects.toThrow(/sealed object/);
       await expect(openFile(sealed, randomBytes(32))).rejects.toThrow(/authentication/);
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('a sealed file sent from the download thread (sendSealedFile) gives the same plaintext, refuses the same damage and stops with its receiver', async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'provena-sealed-send-'));
+    /**
+     * A receiver like a socket: it holds each piece until its write completes (a turn later) and
+     * only then reads it, so a slot refilled before its write callback would show here.
+     */
+    const receiver = (stopAfter = Infinity) => {
+      const parts: Buffer[] = [];
+      const out = new Writable({
+        write(chunk: Buffer, _encoding, done) {
+          setImmediate(() => {
+            parts.push(Buffer.from(chunk));
+            if (parts.length >= stopAfter) out.destroy();
+            else done();
+          });
+        },
+      });
+      return { out, bytes: () => Buffer.concat(parts) };
+    };
+    const send = async (bytes: Buffer, key = master, stopAfter = Infinity) => {
+      const file = path.join(dir, randomBytes(4).toString('hex'));
+      fs.writeFileSync(file, bytes);
+      const handle = await fs.promises.open(file, 'r');
+      const r = receiver(stopAfter);
+      try {
+        await sendSealedFile(handle, key, r.out);
+      } finally {
+        // Closed whichever way it ended.
+        expect(handle.fd).toBe(-1);
+      }
+      return r.bytes();
+    };
+    try {
+      for (const size of [0, 1, 4095, 4096, 4097, 9 * 4096, 9 * 4096 + 17]) {
+        const plain = randomBytes(size);
+        expect((await send(await seal(plain))).equals(plain), String(size)).toBe(true);
+      }
+      // Several at once through the one thread.
+      const plains = [randomBytes(7 * 4096 + 1), randomBytes(4096), randomBytes(12 * 4096 + 9)];
+      const sent = await Promise.all(plains.map(async (p) => send(await seal(p))));
+      sent.forEach((bytes, i) => expect(bytes.equals(plains[i]!)).toBe(true));
+      const sealed = await seal(randomBytes(9 * 4096 + 5));
+      const flipped = Buffer.from(sealed);
+      flipped[SEALED_HEADER_BYTES + 6 * (4096 + SEALED_TAG_BYTES) + 3]! ^= 1;
+      await expect(send(flipped)).rejects.toThrow(/authentication/);
+      await expect(send(sealed.subarray(0, SEALED_HEADER_BYTES + 9 * (4096 + SEALED_TAG_BYTES)))).rejects.toThrow(/authentication/);
+      await expect(send(sealed.subarray(0, sealed.length - 3))).rejects.toThrow(/authentication|truncated/);
+      await expect(send(randomBytes(100))).rejects.toThrow(/sealed object/);
+      await expect(send(sealed, randomBytes(32))).rejects.toThrow(/authentication/);
+      // The receiver goes away after two chunks: the send fails instead of waiting for it.
+      await expect(send(sealed, master, 2)).rejects.toThrow();
+      // And the thread still serves the next download.
+      const after = randomBytes(5 * 4096 + 3);
+      expect((await send(await seal(after))).equals(after)).toBe(true);
     } finally {
       fs.rmSync(dir, { recursive: true, force: true });
     }

@@ -1,6 +1,5 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { randomUUID } from 'node:crypto';
-import { pipeline } from 'node:stream/promises';
 import { DISCLOSURE_ID_PATTERN, DISCLOSURE_SMS_TYPES, RECEIPT_SESSION_TTL_MS, isDisclosureDead } from '../../../core/disclosure.ts';
 import { ApiError, fail } from '../../errors.ts';
 import { hit } from '../../services/rate-limit.ts';
@@ -191,9 +190,14 @@ export default async function disclosureRoutes(app: FastifyInstance) {
       const found = await downloadOf(db, request.params.token, (id) => receiptToken(request, id));
       if (!found) return nothing();
       const { row, size, sessionHash } = found;
-      const plain = await app.fileStore.open(row.file_id);
+      const plain = await app.fileStore.openForSending(row.file_id);
       if (!plain) return nothing();
-      await recordReceipt(db, (i, t) => app.registerEntry(i, t), row, sessionHash, { ip: request.ip, userAgent: String(request.headers['user-agent'] ?? '') });
+      try {
+        await recordReceipt(db, (i, t) => app.registerEntry(i, t), row, sessionHash, { ip: request.ip, userAgent: String(request.headers['user-agent'] ?? '') });
+      } catch (error) {
+        await plain.close();
+        throw error;
+      }
       reply.raw.writeHead(200, {
         'content-type': 'application/octet-stream',
         'content-length': String(size),
@@ -203,7 +207,8 @@ export default async function disclosureRoutes(app: FastifyInstance) {
       });
       reply.hijack();
       try {
-        await pipeline(plain, reply.raw);
+        await plain.sendTo(reply.raw);
+        reply.raw.end();
       } catch (error) {
         // A receiver who stops the download, or a chunk that fails authentication: the connection is cut.
         request.log.warn({ err: error, disclosure: row.id }, 'disclosure download ended early');
