@@ -19,6 +19,7 @@ import {
   openStream,
   sealChunk,
   sendSealedFile,
+  releaseBuffer,
   gcmKey,
   sealChunkAsync,
   type SealedHeader,
@@ -415,6 +416,8 @@ export class StagingStore extends DataStore {
           diskError = error;
           return;
         }
+        // Written: its memory goes now, not at the next full collection (sealed.ts releaseBuffer).
+        releaseBuffer(sealed);
         afterWrite(index);
       });
       inFlight.push(writes);

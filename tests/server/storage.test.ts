@@ -5,7 +5,7 @@ import { randomBytes } from 'node:crypto';
 import { Readable, Writable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { localDriver, s3Driver, type ObjectDriver } from '../../server/storage/drivers.ts';
-import { DEFAULT_CHUNK_BYTES, SEALED_HEADER_BYTES, SEALED_TAG_BYTES, gcmKey, objectKey, openChunk, openChunkAsync, openSealedFile, openStream, sealChunk, sealChunkAsync, sealStream, sealedSize, sendSealedFile } from '../../server/storage/sealed.ts';
+import { DEFAULT_CHUNK_BYTES, SEALED_HEADER_BYTES, SEALED_TAG_BYTES, gcmKey, objectKey, openChunk, openChunkAsync, openSealedFile, openStream, sealChunk, sealChunkAsync, sealStream, sealedSize, sendSealedFile, releaseBuffer } from '../../server/storage/sealed.ts';
 import { createFileStore, loadMasterKey, objectKeyOf } from '../../server/storage/file-store.ts';
 import { readEnv, type StorageEnv } from '../../server/env.ts';
 import { Upload } from '@tus/utils';
@@ -160,6 +160,22 @@ describe('sealed objects (AES-256-GCM in chunks)', () => {
     } finally {
       fs.rmSync(dir, { recursive: true, force: true });
     }
+  });
+
+  it('releaseBuffer frees a buffer that owns its memory and leaves views of shared memory alone', () => {
+    const own = Buffer.from(randomBytes(64 * 1024));
+    releaseBuffer(own);
+    expect(own.length).toBe(0);
+    // A small buffer from Node's pool, a slice of a larger one and shared memory keep their bytes.
+    const pooled = Buffer.from('abc');
+    const larger = randomBytes(8192);
+    const slice = larger.subarray(100, 200);
+    const shared = Buffer.from(new SharedArrayBuffer(4096));
+    for (const b of [pooled, slice, shared]) releaseBuffer(b);
+    expect(pooled.toString()).toBe('abc');
+    expect(slice.length).toBe(100);
+    expect(larger.length).toBe(8192);
+    expect(shared.length).toBe(4096);
   });
 
   it('never holds the plaintext in the sealed bytes', async () => {

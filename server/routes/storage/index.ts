@@ -4,6 +4,7 @@ import { ERRORS, EXPOSED_HEADERS, Metadata, TUS_RESUMABLE, type Upload } from '@
 import { parseFileIdentity } from '../../../core/file-identity.ts';
 import { fail } from '../../errors.ts';
 import { HashMismatchError, objectKeyOf, type SealedUpload } from '../../storage/file-store.ts';
+import { releaseBuffer } from '../../storage/sealed.ts';
 import { disclosableFiles, isRegisteredInEnterprise } from '../../services/stored-files.ts';
 import { arrayOf, envelope, num, obj, ok, SIGNED_IN, str } from '../schemas.ts';
 
@@ -43,7 +44,9 @@ const PATCH_HEADER_CHECKS: Array<[string, (value: string) => boolean]> = [
 
 /**
  * The request body until the lock is asked for by another request (tus's lock release):
- * then it ends where it is, and the store commits what arrived.
+ * then it ends where it is, and the store commits what arrived. Each piece is freed
+ * (releaseBuffer) when the store asks for the next one: the stores (file-store.ts,
+ * shared-staging.ts) hash and copy a piece before they ask for more and keep no reference to it.
  */
 async function* untilReleased(body: AsyncIterable<Buffer>, released: AbortSignal): AsyncGenerator<Buffer> {
   if (released.aborted) return;
@@ -58,6 +61,7 @@ async function* untilReleased(body: AsyncIterable<Buffer>, released: AbortSignal
       return;
     }
     yield result.value;
+    releaseBuffer(result.value);
   }
 }
 
