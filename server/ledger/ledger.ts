@@ -4,10 +4,11 @@ import type { Db } from '../db/database.ts';
 import type { Database, LedgerBlocksTable } from '../db/schema.ts';
 import { isUniqueViolation } from '../db/database.ts';
 import { insertRows } from '../db/bulk-insert.ts';
-import { fromBase64, fromHex, toHex, utf8 } from '../../core/ledger/bytes.ts';
+import { fromBase64, fromHex, toHex } from '../../core/ledger/bytes.ts';
 import { blockHash, encodeHeader, GENESIS_PREV_HASH, signText, type BlockHeader } from '../../core/ledger/block.ts';
-import { leafHash, MerkleLog } from '../../core/ledger/merkle.ts';
-import { assetDna, encodeRecord, fileCommitment, KIND_PATTERN } from '../../core/ledger/record.ts';
+import { MerkleLog } from '../../core/ledger/merkle.ts';
+import { encodeRecord, KIND_PATTERN } from '../../core/ledger/record.ts';
+import { assetDnaOf, fileCommitmentHex, leafHashHex } from './entry-hashes.ts';
 import { normalizeDigest } from '../../core/ledger/package.ts';
 import { loadActiveBlockKey, loadBlockKey, type PlatformKey } from './signing-key.ts';
 import { ensurePlatformKeys, activeKeyId } from '../keys/platform-keys.ts';
@@ -81,14 +82,14 @@ function drawSalt(): Uint8Array {
   return salt;
 }
 
-/** A new entry: its salt, record, DNA and what its caller is answered. */
-type NewEntry = { p: PreparedRegistration; salt: Uint8Array; record: string; dna: string; registration: Registration };
+/** A new entry: its salt, record, DNA, leaf hash and what its caller is answered. */
+type NewEntry = { p: PreparedRegistration; salt: string; record: string; dna: string; leafHash: string; registration: Registration };
 
 function newEntry(p: PreparedRegistration, registeredAt: number): NewEntry {
   const salt = drawSalt();
-  const record = encodeRecord({ v: 1, kind: p.input.kind, commitment: fileCommitment(salt, fromHex(p.digest)), enterprise_name: p.enterpriseName, registered_at: registeredAt });
-  const dna = assetDna(record);
-  return { p, salt, record, dna, registration: { dna, file_hash: p.identity, kind: p.input.kind, enterprise_name: p.enterpriseName, registered_at: registeredAt } };
+  const record = encodeRecord({ v: 1, kind: p.input.kind, commitment: fileCommitmentHex(salt, p.digest), enterprise_name: p.enterpriseName, registered_at: registeredAt });
+  const dna = assetDnaOf(record);
+  return { p, salt: Buffer.from(salt.buffer, salt.byteOffset, salt.byteLength).toString('hex'), record, dna, leafHash: leafHashHex(record), registration: { dna, file_hash: p.identity, kind: p.input.kind, enterprise_name: p.enterpriseName, registered_at: registeredAt } };
 }
 
 /** A new entry's proof row: registered, waiting for its block (the certificate comes with it). */
@@ -451,9 +452,9 @@ export class Ledger {
         chunk.map((r) => ({
           dna: r.dna,
           record: r.record,
-          leaf_hash: toHex(leafHash(utf8.encode(r.record))),
+          leaf_hash: r.leafHash,
           file_hash: r.p.identity,
-          salt: toHex(r.salt),
+          salt: r.salt,
           kind: r.p.input.kind,
           enterprise_name: r.p.enterpriseName,
           registrant_user_id: r.p.input.registrantUserId,
