@@ -34,6 +34,7 @@ import { scorePlatformCode } from './migrations/0035-score-platform-code.ts';
 import { anchorIntents } from './migrations/0037-anchor-intents.ts';
 import { proofPdfObjects } from './migrations/0036-proof-pdf-objects.ts';
 import { uploadSessions } from './migrations/0040-upload-sessions.ts';
+import { proofTermsOnEntries } from './migrations/0043-proof-terms-on-entries.ts';
 
 export type Db = Kysely<Database>;
 
@@ -66,6 +67,7 @@ export function migrations(dialect: Dialect): Record<string, Migration> {
     '0037-anchor-intents': anchorIntents(),
     '0036-proof-pdf-objects': proofPdfObjects(),
     '0040-upload-sessions': uploadSessions(),
+    '0043-proof-terms-on-entries': proofTermsOnEntries(),
   };
 }
 
