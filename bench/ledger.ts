@@ -2,7 +2,7 @@
  * npm run bench:ledger — the trust core's throughput, with the real code on a real database:
  *   registrations/s  Ledger.register (one durable transaction each, 16 concurrent callers),
  *                    against the floor of a bare INSERT of the same row into the same database;
- *   sealing          entries/s sealed into one signed block (leaf indexes, root, signature, proof rows);
+ *   sealing          entries/s sealed into one signed block (leaf indexes, root, signature, proof rows created);
  *   proof PDFs/s     package + certificate PDF (CJK font subset, QR, gzip'd attachment, PAdES signature + time-stamp),
  *                    in this thread one at a time (baseline) and through the server's pipeline (render pool
  *                    + signing in this thread, several in flight) for 1, 2 and the default number of workers;

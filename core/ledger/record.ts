@@ -42,8 +42,9 @@ export function parseRecord(text: string): LedgerRecord | null {
   return encodeRecord(record) === text ? record : null;
 }
 
-const COMMITMENT_TAG = utf8.encode('provena-commitment-v1\0');
-const DNA_TAG = utf8.encode('provena-dna-v1\0');
+/** Domain tags of the commitment and the DNA (exported for the server's native-hash twin, server/ledger/entry-hashes.ts). */
+export const COMMITMENT_TAG = utf8.encode('provena-commitment-v1\0');
+export const DNA_TAG = utf8.encode('provena-dna-v1\0');
 
 export function fileCommitment(salt: Uint8Array, fileSha256: Uint8Array): string {
   if (salt.length !== 32 || fileSha256.length !== 32) throw new Error('salt and file digest are 32 bytes each');

@@ -34,6 +34,7 @@ import { scorePlatformCode } from './migrations/0035-score-platform-code.ts';
 import { anchorIntents } from './migrations/0037-anchor-intents.ts';
 import { proofPdfObjects } from './migrations/0036-proof-pdf-objects.ts';
 import { uploadSessions } from './migrations/0040-upload-sessions.ts';
+import { proofTermsOnEntries } from './migrations/0043-proof-terms-on-entries.ts';
 
 export type Db = Kysely<Database>;
 
@@ -66,6 +67,7 @@ export function migrations(dialect: Dialect): Record<string, Migration> {
     '0037-anchor-intents': anchorIntents(),
     '0036-proof-pdf-objects': proofPdfObjects(),
     '0040-upload-sessions': uploadSessions(),
+    '0043-proof-terms-on-entries': proofTermsOnEntries(),
   };
 }
 
@@ -131,6 +133,14 @@ export async function openDatabase(opts: { databaseUrl?: string; dataDir: string
     sqlite.pragma('foreign_keys = ON');
     sqlite.pragma('synchronous = NORMAL');
     sqlite.pragma('busy_timeout = 5000');
+    // Savepoints keep their undo pages in a sub-journal, which SQLite spills to a temporary file
+    // past 64 KiB: a group of 16 registrations (a savepoint around its inserts, or one per
+    // caller with work of its own) journaled ~40 pages there, two write() calls each, as many
+    // system calls as its COMMIT. In memory they cost a copy, and they are only ever read
+    // back by a ROLLBACK TO within the same transaction; a crash rolls back from the WAL, so
+    // durability does not depend on them. Sorts still spill to files (SQLite's sorter opens
+    // its own), only temporary tables and transient indices stay in memory.
+    sqlite.pragma('temp_store = MEMORY');
     const checkpointer = checkpointerOnDemand(sqlite, file, opts.checkpoint);
     const database = cachingStatements(sqlite);
     db = new Kysely<Database>({

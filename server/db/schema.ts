@@ -77,6 +77,9 @@ export type LedgerEntriesTable = {
   registered_at: number;
   leaf_index: number | null;
   block_height: number | null;
+  /** Migration 0043: the certificate's validity and language, until the sealer creates the entry's `proofs` row (NULL on entries registered before). */
+  proof_valid_ms: number | null;
+  proof_locale: string | null;
 };
 
 export type LedgerBlocksTable = {

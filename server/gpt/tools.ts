@@ -13,6 +13,7 @@ import type { HelpLocale } from './help-content.ts';
 import { visibleApplications } from '../services/applications.ts';
 import type { ApplicationState } from '../../core/applications.ts';
 import type { CreditKind } from '../../core/credits.ts';
+import { proofStatusColumn } from '../proofs/proof-status-sql.ts';
 
 /**
  * The assistant's tools over the caller's own data. Every tool runs with the
@@ -115,7 +116,7 @@ function escapeLike(text: string): string {
 /** The caller's registrations (assets, and vault files when allowed), newest first. */
 async function registrations(ctx: ToolContext, filter: { keyword?: string; dna?: string; limit: number }): Promise<Registration[]> {
   const viewer = { userId: ctx.userId, role: ctx.role };
-  let assets = visibleAssets(ctx.db, ctx.enterpriseId, viewer).select(['a.name', 'a.dna', 'a.created_at', 'pr.status', 'pr.issued_at', 'pr.expires_at']);
+  let assets = visibleAssets(ctx.db, ctx.enterpriseId, viewer).select(['a.name', 'a.dna', 'a.created_at', proofStatusColumn('pr'), 'pr.issued_at', 'pr.expires_at']);
   if (filter.dna) assets = assets.where('a.dna', '=', filter.dna);
   if (filter.keyword) assets = assets.where((eb) => eb(eb.fn('lower', ['a.name']), 'like', escapeLike(filter.keyword!.toLowerCase())));
   const assetRows = await assets.orderBy('a.created_at', 'desc').orderBy('a.id', 'desc').limit(filter.limit).execute();
@@ -135,8 +136,8 @@ async function registrations(ctx: ToolContext, filter: { keyword?: string; dna?:
     let files = ctx.db
       .selectFrom('vault_files as f')
       .innerJoin('vault_projects as p', 'p.id', 'f.project_id')
-      .innerJoin('proofs as pr', 'pr.dna', 'f.dna')
-      .select(['f.name', 'f.dna', 'f.created_at', 'f.project_id', 'p.name as project_name', 'pr.status', 'pr.issued_at', 'pr.expires_at'])
+      .leftJoin('proofs as pr', 'pr.dna', 'f.dna')
+      .select(['f.name', 'f.dna', 'f.created_at', 'f.project_id', 'p.name as project_name', proofStatusColumn('pr'), 'pr.issued_at', 'pr.expires_at'])
       .where('f.enterprise_id', '=', ctx.enterpriseId);
     if (!canSeeEnterpriseData(ctx.role)) files = files.where('p.owner_user_id', '=', ctx.userId);
     if (filter.dna) files = files.where('f.dna', '=', filter.dna);

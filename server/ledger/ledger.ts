@@ -4,10 +4,11 @@ import type { Db } from '../db/database.ts';
 import type { Database, LedgerBlocksTable } from '../db/schema.ts';
 import { isUniqueViolation } from '../db/database.ts';
 import { insertRows } from '../db/bulk-insert.ts';
-import { fromBase64, fromHex, toHex, utf8 } from '../../core/ledger/bytes.ts';
+import { fromBase64, fromHex, toHex } from '../../core/ledger/bytes.ts';
 import { blockHash, encodeHeader, GENESIS_PREV_HASH, signText, type BlockHeader } from '../../core/ledger/block.ts';
-import { leafHash, MerkleLog } from '../../core/ledger/merkle.ts';
-import { assetDna, encodeRecord, fileCommitment, KIND_PATTERN } from '../../core/ledger/record.ts';
+import { MerkleLog } from '../../core/ledger/merkle.ts';
+import { encodeRecord, KIND_PATTERN } from '../../core/ledger/record.ts';
+import { assetDnaOf, fileCommitmentHex, leafHashHex } from './entry-hashes.ts';
 import { normalizeDigest } from '../../core/ledger/package.ts';
 import { loadActiveBlockKey, loadBlockKey, type PlatformKey } from './signing-key.ts';
 import { ensurePlatformKeys, activeKeyId } from '../keys/platform-keys.ts';
@@ -81,21 +82,23 @@ function drawSalt(): Uint8Array {
   return salt;
 }
 
-/** A new entry: its salt, record, DNA and what its caller is answered. */
-type NewEntry = { p: PreparedRegistration; salt: Uint8Array; record: string; dna: string; registration: Registration };
+/** A new entry: its salt, record, DNA, leaf hash and what its caller is answered. */
+type NewEntry = { p: PreparedRegistration; salt: string; record: string; dna: string; leafHash: string; registration: Registration };
 
 function newEntry(p: PreparedRegistration, registeredAt: number): NewEntry {
   const salt = drawSalt();
-  const record = encodeRecord({ v: 1, kind: p.input.kind, commitment: fileCommitment(salt, fromHex(p.digest)), enterprise_name: p.enterpriseName, registered_at: registeredAt });
-  const dna = assetDna(record);
-  return { p, salt, record, dna, registration: { dna, file_hash: p.identity, kind: p.input.kind, enterprise_name: p.enterpriseName, registered_at: registeredAt } };
+  const record = encodeRecord({ v: 1, kind: p.input.kind, commitment: fileCommitmentHex(salt, p.digest), enterprise_name: p.enterpriseName, registered_at: registeredAt });
+  const dna = assetDnaOf(record);
+  return { p, salt: Buffer.from(salt.buffer, salt.byteOffset, salt.byteLength).toString('hex'), record, dna, leafHash: leafHashHex(record), registration: { dna, file_hash: p.identity, kind: p.input.kind, enterprise_name: p.enterpriseName, registered_at: registeredAt } };
 }
 
-/** A new entry's proof row: registered, waiting for its block (the certificate comes with it). */
+/**
+ * A registered entry's proof status: waiting for its block. An entry has no `proofs` row until
+ * its block is sealed (the sealer creates it, status 2); readers take a missing row as this.
+ */
 export const PROOF_STATUS_REGISTERED = 1;
 
-const LEDGER_ENTRY_COLUMNS = ['dna', 'record', 'leaf_hash', 'file_hash', 'salt', 'kind', 'enterprise_name', 'registrant_user_id', 'registered_at', 'leaf_index', 'block_height'] as const;
-const PROOF_COLUMNS = ['dna', 'status', 'valid_ms', 'issued_at', 'expires_at', 'pdf', 'error', 'updated_at', 'locale'] as const;
+const LEDGER_ENTRY_COLUMNS = ['dna', 'record', 'leaf_hash', 'file_hash', 'salt', 'kind', 'enterprise_name', 'registrant_user_id', 'registered_at', 'leaf_index', 'block_height', 'proof_valid_ms', 'proof_locale'] as const;
 /** The checks of a registration's input, before it joins a group (a bad input never touches the others). */
 function prepareRegistration(input: RegisterInput): PreparedRegistration {
   const digest = normalizeDigest(input.fileHash);
@@ -325,7 +328,7 @@ export class Ledger {
    * Group commit: registrations that arrive while another group is being written (or within
    * the same turn of the event loop) share ONE transaction, so that N concurrent callers cost
    * one BEGIN/COMMIT (one WAL append or one PostgreSQL commit) instead of N. Each caller keeps
-   * its own outcome: its entry, its proof row and its `inTransaction` work (membership check,
+   * its own outcome: its entry (with its certificate terms) and its `inTransaction` work (membership check,
    * credit charge, the feature's row) run inside a savepoint of their own, so an error in one
    * (integrals_not_enough, a unique violation) rolls back that registration only and is
    * thrown to that caller alone. Every caller is answered after the group's COMMIT: a
@@ -440,7 +443,11 @@ export class Ledger {
     if (this.pendingHint >= this.config.maxBlockEntries) void this.sealSoon();
   }
 
-  /** Ledger entries and their proof rows, in bulk, in chunks that stay under SQLite's bound-parameter limit. */
+  /**
+   * Ledger entries in bulk, in chunks that stay under SQLite's bound-parameter limit. Their
+   * certificate terms ride on the entry: the `proofs` row is the sealer's (sealOnce), so a
+   * registration's COMMIT writes no page of the proofs table and its primary-key index.
+   */
   private async insertEntries(trx: Transaction<Database>, rows: readonly NewEntry[], registeredAt: number): Promise<void> {
     for (let i = 0; i < rows.length; i += 200) {
       const chunk = rows.slice(i, i + 200);
@@ -451,27 +458,23 @@ export class Ledger {
         chunk.map((r) => ({
           dna: r.dna,
           record: r.record,
-          leaf_hash: toHex(leafHash(utf8.encode(r.record))),
+          leaf_hash: r.leafHash,
           file_hash: r.p.identity,
-          salt: toHex(r.salt),
+          salt: r.salt,
           kind: r.p.input.kind,
           enterprise_name: r.p.enterpriseName,
           registrant_user_id: r.p.input.registrantUserId,
           registered_at: registeredAt,
           leaf_index: null,
           block_height: null,
+          proof_valid_ms: r.p.input.validMs ?? this.config.proofValidityMs,
+          proof_locale: r.p.input.locale ?? 'zh',
         })),
-      );
-      await insertRows(
-        trx,
-        'proofs',
-        PROOF_COLUMNS,
-        chunk.map((r) => ({ dna: r.dna, status: PROOF_STATUS_REGISTERED, valid_ms: r.p.input.validMs ?? this.config.proofValidityMs, issued_at: null, expires_at: null, pdf: null, error: null, updated_at: registeredAt, locale: r.p.input.locale ?? 'zh' })),
       );
     }
   }
 
-  /** Entries and proof rows of members without caller work, in bulk; null (nothing written) when the bulk insert failed. */
+  /** Entries of members without caller work, in bulk; null (nothing written) when the bulk insert failed. */
   private async insertPlainBulk(trx: Transaction<Database>, members: GroupMember[]): Promise<Map<GroupMember, Registration> | null> {
     const registeredAt = Date.now();
     const rows = members.map((member) => newEntry(member.prepared, registeredAt));
@@ -488,7 +491,7 @@ export class Ledger {
     return new Map(members.map((member, i) => [member, rows[i]!.registration]));
   }
 
-  /** The entry, its proof row and the caller's work; a DNA collision (2^-100 per pair) gets a fresh salt. */
+  /** The entry and the caller's work; a DNA collision (2^-100 per pair) gets a fresh salt. */
   private async insertEntry(trx: Transaction<Database>, member: GroupMember, isSavepoint: boolean): Promise<Registration> {
     const { prepared: p, inTransaction } = member;
     for (let attempt = 0; ; attempt++) {
@@ -582,7 +585,7 @@ export class Ledger {
         if ((dbHead?.hash ?? null) !== (this.head?.hash ?? null)) throw new StaleHead();
         const pending = await trx
           .selectFrom('ledger_entries')
-          .select(['id', 'dna', 'leaf_hash'])
+          .select(['id', 'dna', 'leaf_hash', 'proof_valid_ms', 'proof_locale'])
           .where('leaf_index', 'is', null)
           .orderBy('id')
           .limit(this.config.maxBlockEntries)
@@ -623,9 +626,24 @@ export class Ledger {
             .executeTakeFirst();
           if (Number(result.numUpdatedRows) !== 1) throw new StaleHead();
         }
-        const dnas = pending.map((p) => p.dna);
-        for (let i = 0; i < dnas.length; i += 500) {
-          await trx.updateTable('proofs').set({ status: 2, updated_at: Date.now() }).where('dna', 'in', dnas.slice(i, i + 500)).where('status', '=', 1).execute();
+        // The entries' proof rows, sealed (2): created here, with the terms their registration
+        // kept on the entry; an entry registered before migration 0043 has its row already
+        // (status 1), which moves on to 2 as it always did.
+        const updatedAt = Date.now();
+        for (let i = 0; i < pending.length; i += 500) {
+          await trx
+            .insertInto('proofs')
+            .values(
+              pending.slice(i, i + 500).map((p) => ({
+                dna: p.dna,
+                status: 2,
+                valid_ms: p.proof_valid_ms ?? this.config.proofValidityMs,
+                updated_at: updatedAt,
+                locale: p.proof_locale ?? 'zh',
+              })),
+            )
+            .onConflict((oc) => oc.column('dna').doUpdateSet({ status: 2, updated_at: updatedAt }).where('proofs.status', '=', PROOF_STATUS_REGISTERED))
+            .execute();
         }
         return row;
       });

@@ -63,8 +63,11 @@ export default fp(async function operationsPlugin(app: FastifyInstance) {
     help: 'Certificates waiting to be rendered',
     registers: [registry],
     async collect() {
-      const r = await app.db.selectFrom('proofs').select((eb) => eb.fn.countAll<number>().as('n')).where('status', '<', PROOF_STATUS.generated).executeTakeFirstOrThrow();
-      this.set(Number(r.n));
+      // Entries waiting for their block have no proofs row yet (it comes with the block), or a
+      // status-1 row when registered before migration 0043: counted once, as waiting entries.
+      const r = await app.db.selectFrom('proofs').select((eb) => eb.fn.countAll<number>().as('n')).where('status', '>', PROOF_STATUS.registered).where('status', '<', PROOF_STATUS.generated).executeTakeFirstOrThrow();
+      const waiting = await app.db.selectFrom('ledger_entries').select((eb) => eb.fn.countAll<number>().as('n')).where('leaf_index', 'is', null).executeTakeFirstOrThrow();
+      this.set(Number(r.n) + Number(waiting.n));
     },
   });
   new Gauge({

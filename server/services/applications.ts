@@ -19,6 +19,7 @@ import { registrationPrice } from '../../core/credits.ts';
 import { canSeeEnterpriseData } from '../../core/enterprise.ts';
 import { isProofStatusGenerated } from '../../core/vault.ts';
 import { parseFileIdentity } from '../../core/file-identity.ts';
+import { proofStatusColumn } from '../proofs/proof-status-sql.ts';
 import {
   ACTIVE_KEYS_MAX,
   FILE_NAME_MAX,
@@ -396,10 +397,10 @@ export async function registerApplicationFiles(
   return outcomes as FileOutcome[];
 }
 
-const FILE_COLUMNS = ['f.id', 'f.application_id', 'f.dna', 'f.name', 'f.file_hash', 'f.size', 'f.metadata', 'f.credits', 'f.created_at', 'pr.status', 'e.block_height'] as const;
+const FILE_COLUMNS = ['f.id', 'f.application_id', 'f.dna', 'f.name', 'f.file_hash', 'f.size', 'f.metadata', 'f.credits', 'f.created_at', proofStatusColumn('pr'), 'e.block_height'] as const;
 
 export function filesQuery(db: Kysely<Database>) {
-  return db.selectFrom('application_files as f').innerJoin('proofs as pr', 'pr.dna', 'f.dna').innerJoin('ledger_entries as e', 'e.dna', 'f.dna').select([...FILE_COLUMNS]);
+  return db.selectFrom('application_files as f').leftJoin('proofs as pr', 'pr.dna', 'f.dna').innerJoin('ledger_entries as e', 'e.dna', 'f.dna').select([...FILE_COLUMNS]);
 }
 
 type FileRow = { id: number; application_id: number; dna: string; name: string; file_hash: string; size: number; metadata: string | null; credits: number; created_at: number; status: number; block_height: number | null };

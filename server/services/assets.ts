@@ -5,6 +5,7 @@ import { DNA_PATTERN } from '../../core/ledger/record.ts';
 import { normalizeDigest } from '../../core/ledger/package.ts';
 import type { AssetDto, AssetType } from '../../core/assets.ts';
 import { registrationOf } from './registered-file.ts';
+import { proofStatusColumn } from '../proofs/proof-status-sql.ts';
 
 /** Who is looking: §6 a plain member sees only the assets they registered; roles 1, 2, 3 all the enterprise's. */
 export type AssetViewer = { userId: number; role: number };
@@ -19,7 +20,7 @@ export function visibleAssets(db: Kysely<Database>, enterpriseId: number, viewer
     .selectFrom('assets as a')
     .innerJoin('users as u', 'u.id', 'a.user_id')
     .innerJoin('ledger_entries as e', 'e.dna', 'a.dna')
-    .innerJoin('proofs as pr', 'pr.dna', 'a.dna')
+    .leftJoin('proofs as pr', 'pr.dna', 'a.dna')
     .leftJoin('ledger_blocks as b', 'b.height', 'e.block_height')
     .where('a.enterprise_id', '=', enterpriseId);
   if (!seesAllAssets(viewer)) q = q.where('a.user_id', '=', viewer.userId);
@@ -42,7 +43,7 @@ export const ASSET_COLUMNS = [
   'e.block_height',
   'e.registered_at',
   'b.hash as block_hash',
-  'pr.status',
+  proofStatusColumn('pr'),
   'pr.expires_at',
 ] as const;
 

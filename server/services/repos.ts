@@ -5,6 +5,7 @@ import { canSeeEnterpriseData, isAdminRole } from '../../core/enterprise.ts';
 import { isProofStatusGenerated } from '../../core/vault.ts';
 import { COMMIT_PREFIX_PATTERN, PROJECT_TOKEN_PREFIX, refKind, type CommitChanges, type CommitRecord, type RefsUpdateResponse, type RepoRefDto, type RepoRefsDto, type RepoCommitDto, type RepoProjectDto } from '../../core/repos.ts';
 import { DNA_PATTERN } from '../../core/ledger/record.ts';
+import { proofStatusColumn } from '../proofs/proof-status-sql.ts';
 
 /**
  * Source-code projects. §6: a plain member sees the projects they own; roles 1, 2
@@ -78,12 +79,12 @@ export function commitRows(db: Kysely<Database>, projectId: number) {
     .selectFrom('repo_commits as c')
     .innerJoin('users as u', 'u.id', 'c.user_id')
     .innerJoin('ledger_entries as e', 'e.dna', 'c.dna')
-    .innerJoin('proofs as pr', 'pr.dna', 'c.dna')
+    .leftJoin('proofs as pr', 'pr.dna', 'c.dna')
     .leftJoin('ledger_blocks as b', 'b.height', 'e.block_height')
     .where('c.project_id', '=', projectId);
 }
 
-export const COMMIT_COLUMNS = ['c.id', 'c.commit_id', 'c.dna', 'c.record', 'c.record_sha256', 'c.created_at', 'c.orphaned_at', 'u.real_name', 'u.name as user_name', 'e.block_height', 'e.registered_at', 'pr.status'] as const;
+export const COMMIT_COLUMNS = ['c.id', 'c.commit_id', 'c.dna', 'c.record', 'c.record_sha256', 'c.created_at', 'c.orphaned_at', 'u.real_name', 'u.name as user_name', 'e.block_height', 'e.registered_at', proofStatusColumn('pr')] as const;
 export type CommitRow = { id: number; commit_id: string; dna: string; record: string; record_sha256: string; created_at: number; orphaned_at: number | null; real_name: string; user_name: string; block_height: number | null; registered_at: number; status: number; changes?: string | null };
 
 export function commitDto(r: CommitRow): RepoCommitDto {

@@ -25,6 +25,7 @@ import { canWriteProject, seesAllVault, visibleProject, writeVaultLog, type Vaul
 import { readProofPdf } from './proof-pdf.ts';
 import type { ObjectDriver } from '../storage/drivers.ts';
 import { registrationOf } from './registered-file.ts';
+import { proofStatusColumn } from '../proofs/proof-status-sql.ts';
 
 /**
  * The trade-secret vault's unlocking, projects, files and log: the routes check that the
@@ -217,7 +218,7 @@ function fileQuery(db: Db) {
     .selectFrom('vault_files as f')
     .innerJoin('users as u', 'u.id', 'f.user_id')
     .innerJoin('ledger_entries as e', 'e.dna', 'f.dna')
-    .innerJoin('proofs as pr', 'pr.dna', 'f.dna')
+    .leftJoin('proofs as pr', 'pr.dna', 'f.dna')
     .select([
       'f.id',
       'f.project_id',
@@ -232,7 +233,7 @@ function fileQuery(db: Db) {
       'u.name as user_name',
       'e.block_height',
       'e.registered_at',
-      'pr.status',
+      proofStatusColumn('pr'),
       'pr.expires_at',
     ]);
 }

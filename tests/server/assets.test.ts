@@ -161,6 +161,7 @@ describe('§8 hash duplicate: a file is registered once per enterprise', () => {
     expect400(await register(bob.cookie, { file_hash: fileHash.replace('.pdf', '.bin'), name: 'copy', type: 7 }), 'hash_duplicate', 'file_hash');
     expect400(await register(owner.cookie, { file_hash: fileHash.slice(0, 66), name: 'no extension', type: 7 }), 'hash_duplicate', 'file_hash');
     expect((await ledgerRows(fileHash)).map((r) => r.dna)).toEqual([first.dip_id]);
+    await h.app.ledger.sealNow(); // the proofs row comes with the entry's block
     expect(await h.app.db.selectFrom('proofs').select('dna').where('dna', '=', first.dip_id).execute()).toHaveLength(1);
     // Another enterprise may register the same file as its own asset.
     const other = await enterprise();

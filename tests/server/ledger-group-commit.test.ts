@@ -30,8 +30,13 @@ describe('group commit of concurrent registrations', () => {
     expect(new Set(dnas).size).toBe(40);
     expect(registrations.map((r) => r.file_hash)).toEqual(Array.from({ length: 40 }, (_, i) => `0x${sha(`group-${i}`)}.txt`));
     expect(await count(dnas)).toBe(40);
-    const proofs = await h.app.db.selectFrom('proofs').select('dna').where('dna', 'in', dnas).execute();
+    // Each entry keeps its certificate terms; its proofs row comes with its block (sealed, status 2).
+    const terms = await h.app.db.selectFrom('ledger_entries').select(['proof_valid_ms', 'proof_locale']).where('dna', 'in', dnas).execute();
+    expect(terms.every((t) => Number(t.proof_valid_ms) === h.app.ledger.config.proofValidityMs && t.proof_locale === 'zh')).toBe(true);
+    await h.app.ledger.sealNow();
+    const proofs = await h.app.db.selectFrom('proofs').select(['dna', 'status', 'valid_ms', 'locale']).where('dna', 'in', dnas).execute();
     expect(proofs.length).toBe(40);
+    expect(proofs.every((p) => p.status === 2 && Number(p.valid_ms) === h.app.ledger.config.proofValidityMs && p.locale === 'zh')).toBe(true);
   });
 
   it('fails only the caller whose work failed: its entry and its writes roll back, the others commit', async () => {
@@ -56,6 +61,8 @@ describe('group commit of concurrent registrations', () => {
     expect(await count(seen.filter((d) => !written.includes(d)))).toBe(0);
     const kept = (await sql<{ k: string }>`select k from group_test order by k`.execute(h.app.db)).rows.map((r) => r.k);
     expect(kept.sort()).toEqual(Array.from({ length: 12 }, (_, i) => i).filter((i) => i % 4 === 0 || i % 4 === 3).map((i) => `partial-${i}`).sort());
+    await h.app.ledger.sealNow();
+    expect((await h.app.db.selectFrom('proofs').select('dna').where('dna', 'in', written).execute()).length).toBe(6);
     expect(await h.app.db.selectFrom('proofs').select('dna').where('dna', 'in', seen.filter((d) => !written.includes(d))).execute()).toEqual([]);
   });
 
@@ -101,6 +108,7 @@ describe('group commit of concurrent registrations', () => {
       expect(toHex(leafHash(utf8.encode(row.record)))).toBe(row.leaf_hash);
     }
     expect(new Set(rows.map((r) => r.salt)).size).toBe(19);
+    await h.app.ledger.sealNow();
     expect((await h.app.db.selectFrom('proofs').select('dna').where('dna', 'in', dnas).execute()).length).toBe(19);
   });
 
@@ -117,5 +125,22 @@ describe('group commit of concurrent registrations', () => {
     } finally {
       await sql`drop trigger bulk_refuse`.execute(h.app.db);
     }
+  });
+
+  it('writes no proofs row at registration; the sealer creates it with the terms the entry was registered with', async () => {
+    const r = await h.app.registerEntry({ ...entry('terms'), validMs: 86_400_000, locale: 'ja' });
+    expect(await h.app.db.selectFrom('proofs').select('dna').where('dna', '=', r.dna).execute()).toEqual([]);
+    // An entry registered before migration 0043 has a status-1 row and no terms on the entry: the sealer moves that row on.
+    const legacy = await h.app.registerEntry(entry('terms-legacy'));
+    await h.app.db.updateTable('ledger_entries').set({ proof_valid_ms: null, proof_locale: null }).where('dna', '=', legacy.dna).execute();
+    await h.app.db.insertInto('proofs').values({ dna: legacy.dna, status: 1, valid_ms: 123_000, updated_at: Date.now(), locale: 'en' }).execute();
+    await h.app.ledger.sealNow();
+    const rows = await h.app.db.selectFrom('proofs').select(['dna', 'status', 'valid_ms', 'locale']).where('dna', 'in', [r.dna, legacy.dna]).execute();
+    expect(rows.map((p) => ({ ...p, valid_ms: Number(p.valid_ms) })).sort((a, b) => (a.dna < b.dna ? -1 : 1))).toEqual(
+      [
+        { dna: r.dna, status: 2, valid_ms: 86_400_000, locale: 'ja' },
+        { dna: legacy.dna, status: 2, valid_ms: 123_000, locale: 'en' },
+      ].sort((a, b) => (a.dna < b.dna ? -1 : 1)),
+    );
   });
 });

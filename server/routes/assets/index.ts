@@ -181,7 +181,8 @@ export default async function assetRoutes(app: FastifyInstance) {
     let q = rowsOf(m);
     if (query.type?.length) q = q.where('a.type', 'in', query.type);
     if (query.proof_status === 'generated') q = q.where('pr.status', '>=', PROOF_STATUS.generated);
-    if (query.proof_status === 'generating') q = q.where('pr.status', '<', PROOF_STATUS.generated);
+    // No proofs row yet: registered (1), generating.
+    if (query.proof_status === 'generating') q = q.where((eb) => eb.or([eb('pr.status', '<', PROOF_STATUS.generated), eb('pr.status', 'is', null)]));
     const from = timeFilterMillis(query.created_from);
     const to = timeFilterMillis(query.created_to);
     if (from !== undefined) q = q.where('a.created_at', '>=', from);

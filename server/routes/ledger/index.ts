@@ -7,11 +7,12 @@ import type { MemberContext } from '../../plugins/enterprises.ts';
 import { fail } from '../../errors.ts';
 import { DNA_PATTERN } from '../../../core/ledger/record.ts';
 import { normalizeDigest } from '../../../core/ledger/package.ts';
-import { isProofGenerated } from '../../proofs/jobs.ts';
+import { isProofGenerated, PROOF_STATUS } from '../../proofs/jobs.ts';
 import { body, ok, pageNumber, SIGNED_IN } from '../schemas.ts';
 import { anchors, checkpointResponse, consistency, inclusion, ownEntries, platformKey, platformRoot, proofRegenerating, proofState, searchResult } from './responses.ts';
 import { ANCHOR_TIME_TOLERANCE_MS, CHECKPOINT_ANCHOR_TAG, CHECKPOINT_ANCHOR_TAG_HEX } from '../../../core/ledger/anchor-check.ts';
 import { classifySearchInput, SEARCH_KEYWORD_MAX } from '../../../core/search.ts';
+import { proofStatusColumn } from '../../proofs/proof-status-sql.ts';
 
 const dnaParam = { type: 'object', properties: { dna: { type: 'string', maxLength: 64 } }, required: ['dna'] } as const;
 
@@ -37,8 +38,8 @@ export default async function ledgerRoutes(app: FastifyInstance) {
       const size = request.query.page_size ?? 20;
       const rows = await app.db
         .selectFrom('ledger_entries')
-        .innerJoin('proofs', 'proofs.dna', 'ledger_entries.dna')
-        .select(['ledger_entries.dna', 'file_hash', 'kind', 'enterprise_name', 'registered_at', 'block_height', 'proofs.status', 'proofs.expires_at'])
+        .leftJoin('proofs', 'proofs.dna', 'ledger_entries.dna')
+        .select(['ledger_entries.dna', 'file_hash', 'kind', 'enterprise_name', 'registered_at', 'block_height', proofStatusColumn('proofs'), 'proofs.expires_at'])
         .where('registrant_user_id', '=', session.user_id)
         .orderBy('ledger_entries.id', 'desc')
         .limit(size)
@@ -51,7 +52,8 @@ export default async function ledgerRoutes(app: FastifyInstance) {
   app.get<{ Params: { dna: string } }>('/api/v1/ledger/entries/:dna/proof', { config: SIGNED_IN, schema: { params: dnaParam, response: ok(proofState) } }, async (request) => {
     const session = await app.requireSession(request);
     const entry = await ownEntry(session.user_id, request.params.dna);
-    const proof = await app.db.selectFrom('proofs').select(['status', 'issued_at', 'expires_at', 'error']).where('dna', '=', entry.dna).executeTakeFirstOrThrow();
+    // No row until the entry's block is sealed: registered (1), nothing issued yet.
+    const proof = (await app.db.selectFrom('proofs').select(['status', 'issued_at', 'expires_at', 'error']).where('dna', '=', entry.dna).executeTakeFirst()) ?? { status: PROOF_STATUS.registered, issued_at: null, expires_at: null, error: null };
     return {
       data: {
         asset_dna: entry.dna,
