@@ -90,8 +90,9 @@ test.describe('file disclosure', () => {
     await expect(field(page, L('Name shown to the receiver'))).toHaveValue('design-archive');
     // Choosing the file that is already chosen keeps it (it used to clear the field).
     const fileField = dialog.getByTestId('disclosure-file');
+    // The field shows the file's name once the list of stored files has loaded: wait for it, then read it.
+    await expect(fileField).not.toHaveValue('');
     const chosen = await fileField.inputValue();
-    expect(chosen).not.toBe('');
     await fileField.click();
     await page.getByRole('option', { name: chosen }).click();
     await expect(fileField).toHaveValue(chosen);
