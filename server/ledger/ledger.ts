@@ -178,10 +178,18 @@ export class Ledger {
     if (this.checkpoints) {
       // A database behind its own published checkpoints lost its tail (a restored backup, a
       // deleted block): sealing on it would fork the log under the same key. Refuse.
-      const keys = await this.db.selectFrom('ledger_keys').select(['spki']).execute();
-      const tail = await compareWithCheckpoints(this.checkpoints, this.head, keys.map((k) => fromBase64(k.spki)));
-      if (!tail.isOk) {
-        throw new LedgerError(`refusing to start the ledger: ${tail.problem}. Restore the database from a copy that holds these blocks; do not delete checkpoints to get past this.`);
+      // Another process may seal (and publish the block's checkpoint, always after its commit)
+      // between this process reading the database's head and reading the store: the database is
+      // read again after a store that looked ahead, a few times. A database that lost its tail
+      // fails every time.
+      for (let attempt = 1; ; attempt++) {
+        const keys = await this.db.selectFrom('ledger_keys').select(['spki']).execute();
+        const tail = await compareWithCheckpoints(this.checkpoints, this.head, keys.map((k) => fromBase64(k.spki)));
+        if (tail.isOk) break;
+        if (attempt >= 4) {
+          throw new LedgerError(`refusing to start the ledger: ${tail.problem}. Restore the database from a copy that holds these blocks; do not delete checkpoints to get past this.`);
+        }
+        await this.reload();
       }
     }
     await this.publishCheckpoint();

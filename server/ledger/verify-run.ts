@@ -48,33 +48,39 @@ export async function runLedgerVerify(source: NodeJS.ProcessEnv, io: Out): Promi
   const started = performance.now();
   const { db } = await openDatabase({ databaseUrl, dataDir });
   try {
-    const result = await auditLedger(db);
-    if (!result.isOk) {
-      io.err(`ledger INCONSISTENT after ${result.blocks} good blocks and ${result.entries} entries: ${result.problem}`);
-      return 1;
-    }
     const env = readEnv({ ...source, DATA_DIR: dataDir });
     const config = readLedgerConfig(source);
     const store = new CheckpointStore(driverFor(env.storage), checkpointOrigin(config.publicUrl));
-    const head = await db.selectFrom('ledger_blocks').select(['height', 'tree_size', 'root']).orderBy('height', 'desc').limit(1).executeTakeFirst();
-    const keys = await db.selectFrom('ledger_keys').select(['spki']).execute();
-    const tail = await compareWithCheckpoints(store, head ? { height: head.height, tree_size: Number(head.tree_size), root: head.root } : null, keys.map((k) => fromBase64(k.spki)));
-    if (!tail.isOk) {
-      io.err(`ledger INCONSISTENT with its checkpoints: ${tail.problem}`);
-      return 1;
-    }
-    let anchors = '';
-    if (config.anchor) {
-      const anchored = await checkAnchoredCheckpoints(db, config.anchor, head ? { height: head.height, tree_size: Number(head.tree_size) } : null);
-      if (!anchored.isOk) {
-        io.err(`ledger INCONSISTENT with its chain anchors: ${anchored.problem}`);
+    // A running server may seal a block and publish its checkpoint (always after its commit)
+    // between reading the database and reading the store: a store that looked ahead gets the
+    // whole check again, a few times. A database that lost its tail fails every time.
+    for (let attempt = 1; ; attempt++) {
+      const result = await auditLedger(db);
+      if (!result.isOk) {
+        io.err(`ledger INCONSISTENT after ${result.blocks} good blocks and ${result.entries} entries: ${result.problem}`);
         return 1;
       }
-      anchors = `; ${anchored.detail}`;
+      const head = await db.selectFrom('ledger_blocks').select(['height', 'tree_size', 'root']).orderBy('height', 'desc').limit(1).executeTakeFirst();
+      const keys = await db.selectFrom('ledger_keys').select(['spki']).execute();
+      const tail = await compareWithCheckpoints(store, head ? { height: head.height, tree_size: Number(head.tree_size), root: head.root } : null, keys.map((k) => fromBase64(k.spki)));
+      if (!tail.isOk) {
+        if (attempt < 4) continue;
+        io.err(`ledger INCONSISTENT with its checkpoints: ${tail.problem}`);
+        return 1;
+      }
+      let anchors = '';
+      if (config.anchor) {
+        const anchored = await checkAnchoredCheckpoints(db, config.anchor, head ? { height: head.height, tree_size: Number(head.tree_size) } : null);
+        if (!anchored.isOk) {
+          io.err(`ledger INCONSISTENT with its chain anchors: ${anchored.problem}`);
+          return 1;
+        }
+        anchors = `; ${anchored.detail}`;
+      }
+      const seconds = ((performance.now() - started) / 1000).toFixed(2);
+      io.out(`ledger OK: ${result.blocks} blocks, ${result.entries} sealed entries, ${result.pending} waiting for a block; checkpoint ${tail.detail}${anchors} (${seconds} s)`);
+      return 0;
     }
-    const seconds = ((performance.now() - started) / 1000).toFixed(2);
-    io.out(`ledger OK: ${result.blocks} blocks, ${result.entries} sealed entries, ${result.pending} waiting for a block; checkpoint ${tail.detail}${anchors} (${seconds} s)`);
-    return 0;
   } finally {
     await db.destroy();
   }
