@@ -1,4 +1,5 @@
 import type { ObjectDriver } from '../storage/drivers.ts';
+import type { Db } from '../db/database.ts';
 import { toHex } from '../../core/ledger/bytes.ts';
 import { parseCheckpointBody, parseSignedNote, signCheckpoint, verifyCheckpoint, type CheckpointBody, type P1363Sign } from '../../core/ledger/checkpoint.ts';
 
@@ -115,6 +116,17 @@ export async function compareWithCheckpoints(
     return { isOk: false, problem: `${cp.key} states tree size ${cp.body.treeSize}, the database's block ${head.height} has ${head.tree_size} with another root: the database's tail was rewritten` };
   }
   return { isOk: true, detail: `matches ${cp.key} (tree size ${cp.body.treeSize})` };
+}
+
+/**
+ * True when the database's head is no longer `checkedHeight`: another process sealed a block
+ * (and published its checkpoint, always after its commit) since the head that a failed
+ * compareWithCheckpoints was given was read. Then the check is worth running again on a fresh
+ * read; when the head did not move, a store ahead of it means the database lost its tail.
+ */
+export async function hasHeadMoved(db: Db, checkedHeight: number): Promise<boolean> {
+  const now = await db.selectFrom('ledger_blocks').select(['height']).orderBy('height', 'desc').limit(1).executeTakeFirst();
+  return (now?.height ?? 0) !== checkedHeight;
 }
 
 async function isSignedByAny(note: string, spkis: Uint8Array[]): Promise<boolean> {

@@ -14,7 +14,7 @@ import { loadActiveBlockKey, loadBlockKey, type PlatformKey } from './signing-ke
 import { ensurePlatformKeys, activeKeyId } from '../keys/platform-keys.ts';
 import type { LedgerConfig } from './config.ts';
 import { checkpointOrigin, signCheckpoint } from '../../core/ledger/checkpoint.ts';
-import { compareWithCheckpoints, type CheckpointKey, type CheckpointStore } from './checkpoints.ts';
+import { compareWithCheckpoints, hasHeadMoved, type CheckpointKey, type CheckpointStore } from './checkpoints.ts';
 
 export type RegisterInput = {
   /** §3 identity (0x + hex + .ext) or bare hex SHA-256. */
@@ -179,14 +179,14 @@ export class Ledger {
       // A database behind its own published checkpoints lost its tail (a restored backup, a
       // deleted block): sealing on it would fork the log under the same key. Refuse.
       // Another process may seal (and publish the block's checkpoint, always after its commit)
-      // between this process reading the database's head and reading the store: the database is
-      // read again after a store that looked ahead, a few times. A database that lost its tail
-      // fails every time.
+      // between this process reading the database's head and reading the store: when the head
+      // moved meanwhile, the database is read again (a few times at most). A database that lost
+      // its tail fails at once.
       for (let attempt = 1; ; attempt++) {
         const keys = await this.db.selectFrom('ledger_keys').select(['spki']).execute();
         const tail = await compareWithCheckpoints(this.checkpoints, this.head, keys.map((k) => fromBase64(k.spki)));
         if (tail.isOk) break;
-        if (attempt >= 4) {
+        if (attempt >= 4 || !(await hasHeadMoved(this.db, this.head?.height ?? 0))) {
           throw new LedgerError(`refusing to start the ledger: ${tail.problem}. Restore the database from a copy that holds these blocks; do not delete checkpoints to get past this.`);
         }
         await this.reload();
