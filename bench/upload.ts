@@ -24,6 +24,7 @@
  *   npm run bench:upload              # 2 GiB, 2 repeats
  *   npm run bench:upload -- --quick   # 256 MiB, 1 repeat
  *   npm run bench:upload -- --mib 4096
+ *   npm run bench:upload -- --dir /dev/shm --repeats 3   # data on another file system, more pairs
  * JSON in bench/results/upload-<mode>-<time>.json.
  */
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
@@ -42,7 +43,11 @@ const isQuick = args.includes('--quick');
 const mibArg = args.indexOf('--mib');
 const MIB = 1024 * 1024;
 const SIZE_MIB = mibArg >= 0 ? Number(args[mibArg + 1]) : isQuick ? 256 : 2048;
-const REPEATS = isQuick ? 1 : 2;
+const repeatsArg = args.indexOf('--repeats');
+const REPEATS = repeatsArg >= 0 ? Number(args[repeatsArg + 1]) : isQuick ? 1 : 2;
+/** Where the test file and both servers' data live (the same file system for both). */
+const dirArg = args.indexOf('--dir');
+const BASE_DIR = dirArg >= 0 ? path.resolve(args[dirArg + 1]!) : os.tmpdir();
 const SIZE = SIZE_MIB * MIB;
 
 const freePort = () =>
@@ -102,6 +107,26 @@ async function settle(pid: number): Promise<void> {
     await new Promise((r) => setTimeout(r, 300));
     if (cpuOf(pid) - before < 0.02) return;
   }
+}
+
+/**
+ * Writes every dirty page out before a timed transfer (sync(1)): the test file, the previous
+ * transfer's file, the server's start-up writes. Without it a transfer could run beside the
+ * write-back of the one before it, and which engine paid for that depended on the order.
+ */
+function quiesce(): void {
+  execFileSync('sync');
+}
+
+/** The file system a folder is on (the longest mount point above it in /proc/mounts). */
+function fileSystemOf(dir: string): { mount: string; type: string } {
+  let found = { mount: '/', type: 'unknown' };
+  for (const line of fs.readFileSync('/proc/mounts', 'utf8').split('\n')) {
+    const [, mount, type] = line.split(' ');
+    if (!mount || !type) continue;
+    if ((dir === mount || dir.startsWith(mount.endsWith('/') ? mount : `${mount}/`)) && mount.length >= found.mount.length) found = { mount, type };
+  }
+  return found;
 }
 
 /** Samples a process's RSS until stopped; returns the peak. */
@@ -217,7 +242,7 @@ async function tusUpload(endpoint: string, file: string, options: { cookie: stri
 async function benchOurs(file: string, identity: string) {
   const port = await freePort();
   const base = `http://127.0.0.1:${port}`;
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'provena-bench-upload-'));
+  const dataDir = fs.mkdtempSync(path.join(BASE_DIR, 'provena-bench-upload-'));
   const child = spawn(process.execPath, ['server/server.ts'], {
     env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, LOG_LEVEL: 'warn', ADDRESS_LIMIT_FACTOR: '50', APP_DIR: path.join(dataDir, 'no-app') },
     stdio: ['ignore', 'inherit', 'inherit'],
@@ -270,6 +295,7 @@ async function benchOurs(file: string, identity: string) {
       await new Promise((r) => setTimeout(r, 100));
     }
     // Upload with tus, as the browser does.
+    quiesce();
     await settle(child.pid!);
     const rss = sampleRss(child.pid!);
     const cpu0 = cpuOf(child.pid!);
@@ -301,6 +327,7 @@ async function benchOurs(file: string, identity: string) {
     await receiver.call('PUT', '/api/v2/disclosures/check-identify', { disclosure_id: record.disclosure_id, validation_code: await outboxCode(base, receiverPhone, 8) });
     await receiver.call('PUT', `/api/v2/disclosures/receive/${record.disclosure_id}`);
     const { file_link: link } = await receiver.call('GET', `/api/v2/disclosures/records/${record.disclosure_id}/file-link`);
+    quiesce();
     const rssDown = sampleRss(child.pid!);
     const cpu1 = cpuOf(child.pid!);
     const threads1 = threadCpuOf(child.pid!);
@@ -358,10 +385,11 @@ async function runBaselineServer(dir: string, port: number) {
 
 async function benchBaseline(file: string) {
   const port = await freePort();
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'provena-bench-baseline-'));
+  const dir = fs.mkdtempSync(path.join(BASE_DIR, 'provena-bench-baseline-'));
   const child = spawn(process.execPath, [new URL(import.meta.url).pathname, '--baseline-server', dir, String(port)], { stdio: ['ignore', 'inherit', 'inherit'] });
   try {
     await waitFor(`http://127.0.0.1:${port}/`, child);
+    quiesce();
     const idle = rssOf(child.pid!);
     const rss = sampleRss(child.pid!);
     const cpu0 = cpuOf(child.pid!);
@@ -382,6 +410,7 @@ async function benchBaseline(file: string) {
     const clientUsage = process.cpuUsage(client0);
     const uploadClientCpu = (clientUsage.user + clientUsage.system) / 1e6;
     const uploadPeak = rss.stop();
+    quiesce();
     const rssDown = sampleRss(child.pid!);
     const cpu1 = cpuOf(child.pid!);
     const threads1 = threadCpuOf(child.pid!);
@@ -403,7 +432,7 @@ async function benchBaseline(file: string) {
 if (args[0] === '--baseline-server') {
   await runBaselineServer(args[1]!, Number(args[2]));
 } else {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'provena-bench-file-'));
+  const dir = fs.mkdtempSync(path.join(BASE_DIR, 'provena-bench-file-'));
   const file = path.join(dir, 'bench.bin');
   try {
     console.log(`writing ${SIZE_MIB} MiB test file…`);
@@ -433,7 +462,20 @@ if (args[0] === '--baseline-server') {
       mode: isQuick ? 'quick' : 'full',
       size_mib: SIZE_MIB,
       machine: { cpus: os.cpus().length, cpu: os.cpus()[0]?.model, node: process.version },
+      dir: { path: BASE_DIR, ...fileSystemOf(BASE_DIR) },
       runs: rows,
+      // Ours over the baseline within each repeat (the two ran back to back): steadier than best
+      // against best when the disk's speed drifts over a run.
+      paired_ratio: Object.fromEntries(
+        (['upload_mb_s', 'download_mb_s'] as const).map((field) => [
+          field.replace('_mb_s', ''),
+          Array.from({ length: REPEATS }, (_, r) => {
+            const mine = rows.find((row) => row.engine === 'ours' && row.repeat === r + 1)!;
+            const theirs = rows.find((row) => row.engine === 'baseline' && row.repeat === r + 1)!;
+            return Number(((mine[field] as number) / (theirs[field] as number)).toFixed(2));
+          }),
+        ]),
+      ),
       best: {
         ours: { upload_mb_s: mbps(ours.uploadMs), download_mb_s: mbps(ours.downloadMs), idle_rss_mib: mib(ours.idleRss), upload_peak_rss_mib: mib(ours.uploadPeakRss), rss_growth_mib: mib(growth) },
         baseline: { upload_mb_s: mbps(best.baseline!.uploadMs), download_mb_s: mbps(best.baseline!.downloadMs), upload_peak_rss_mib: mib(best.baseline!.uploadPeakRss) },
@@ -446,7 +488,7 @@ if (args[0] === '--baseline-server') {
         }),
       ),
     };
-    console.log(JSON.stringify({ best: result.best, cpu_s_per_gb: result.cpu_s_per_gb }, null, 2));
+    console.log(JSON.stringify({ dir: result.dir, best: result.best, paired_ratio: result.paired_ratio, cpu_s_per_gb: result.cpu_s_per_gb }, null, 2));
     fs.mkdirSync('bench/results', { recursive: true });
     const out = `bench/results/upload-${result.mode}-${result.when.replace(/[:.]/g, '-')}.json`;
     fs.writeFileSync(out, `${JSON.stringify(result, null, 2)}\n`);
