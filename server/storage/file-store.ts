@@ -88,6 +88,36 @@ export const CHECKPOINT_BYTES = 8 * 1024 * 1024;
 /** Full chunks being sealed or written while the request's next bytes are received (memory: that many chunks). */
 const SEALS_IN_FLIGHT = 1;
 
+/**
+ * A sealed chunk reaches the staging file as writes of at most this many bytes, all queued at
+ * once. On the 2-core VM we measure on (which hands free memory back to its host), one 1 MiB
+ * buffered write cost several times the kernel CPU of smaller ones: 1 GiB written as 1 MiB writes
+ * took 0.37-1.10 s of system CPU, as 64-256 KiB writes 0.17-0.22 s. With 128 KiB pieces the
+ * 2 GiB upload went from 359-390 to 529-547 MB/s, alternated runs (bench/README). Elsewhere the
+ * pieces cost a few more calls on the pool: on tmpfs, 560-575 against 585-638 MB/s.
+ */
+const WRITE_PIECE_BYTES = 128 * 1024;
+
+/**
+ * Writes `buffer` at `position` as pieces of at most WRITE_PIECE_BYTES, all queued on the pool at
+ * once (positional writes to distinct ranges), resuming any short write. Resolves when every piece
+ * is written; rejects with the first error once none is still running.
+ */
+export async function writeInPieces(handle: fs.promises.FileHandle, buffer: Uint8Array, position: number): Promise<void> {
+  const writeRange = async (from: number, to: number) => {
+    while (from < to) {
+      const { bytesWritten } = await handle.write(buffer, from, to - from, position + from);
+      if (bytesWritten === 0) throw new Error(`no progress writing at ${position + from}`);
+      from += bytesWritten;
+    }
+  };
+  const pieces: Array<Promise<void>> = [];
+  for (let from = 0; from < buffer.length; from += WRITE_PIECE_BYTES) pieces.push(writeRange(from, Math.min(buffer.length, from + WRITE_PIECE_BYTES)));
+  const results = await Promise.allSettled(pieces);
+  const failed = results.find((result) => result.status === 'rejected');
+  if (failed) throw failed.reason;
+}
+
 export class HashMismatchError extends Error {}
 
 /** A sealed, checked upload ready to become a stored object. */
@@ -411,7 +441,7 @@ export class StagingStore extends DataStore {
       writes = Promise.all([writes, sealing]).then(async ([, sealed]) => {
         if (diskError) return;
         try {
-          await handle.write(sealed, 0, sealed.length, at);
+          await writeInPieces(handle, sealed, at);
         } catch (error) {
           diskError = error;
           return;

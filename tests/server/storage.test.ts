@@ -6,7 +6,7 @@ import { Readable, Writable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { localDriver, s3Driver, type ObjectDriver } from '../../server/storage/drivers.ts';
 import { DEFAULT_CHUNK_BYTES, SEALED_HEADER_BYTES, SEALED_TAG_BYTES, gcmKey, objectKey, openChunk, openChunkAsync, openSealedFile, openStream, sealChunk, sealChunkAsync, sealStream, sealedSize, sendSealedFile, releaseBuffer } from '../../server/storage/sealed.ts';
-import { createFileStore, loadMasterKey, objectKeyOf } from '../../server/storage/file-store.ts';
+import { createFileStore, loadMasterKey, objectKeyOf, writeInPieces } from '../../server/storage/file-store.ts';
 import { readEnv, type StorageEnv } from '../../server/env.ts';
 import { Upload } from '@tus/utils';
 import { startHarness, type Harness } from './harness.ts';
@@ -176,6 +176,31 @@ describe('sealed objects (AES-256-GCM in chunks)', () => {
     expect(slice.length).toBe(100);
     expect(larger.length).toBe(8192);
     expect(shared.length).toBe(4096);
+  });
+
+  it('writeInPieces puts a sealed chunk in place as pieces and reports a failed write once all have ended', async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'provena-pieces-'));
+    try {
+      const file = path.join(dir, 'part');
+      fs.writeFileSync(file, Buffer.alloc(32, 7));
+      const chunk = randomBytes(DEFAULT_CHUNK_BYTES + SEALED_TAG_BYTES);
+      const handle = await fs.promises.open(file, 'r+');
+      await writeInPieces(handle, chunk, 32);
+      await writeInPieces(handle, chunk.subarray(0, 5), 32 + chunk.length);
+      await handle.close();
+      const back = fs.readFileSync(file);
+      expect(back.length).toBe(32 + chunk.length + 5);
+      expect(back.subarray(0, 32).equals(Buffer.alloc(32, 7))).toBe(true);
+      expect(back.subarray(32, 32 + chunk.length).equals(chunk)).toBe(true);
+      expect(back.subarray(32 + chunk.length).equals(chunk.subarray(0, 5))).toBe(true);
+      // A handle that cannot write: rejected with the system's error, not left hanging.
+      const readOnly = await fs.promises.open(file, 'r');
+      await expect(writeInPieces(readOnly, chunk, 0)).rejects.toMatchObject({ code: 'EBADF' });
+      await readOnly.close();
+      expect(fs.readFileSync(file).equals(back)).toBe(true);
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it('never holds the plaintext in the sealed bytes', async () => {
