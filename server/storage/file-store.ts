@@ -93,8 +93,9 @@ const SEALS_IN_FLIGHT = 1;
  * once. On the 2-core VM we measure on (which hands free memory back to its host), one 1 MiB
  * buffered write cost several times the kernel CPU of smaller ones: 1 GiB written as 1 MiB writes
  * took 0.37-1.10 s of system CPU, as 64-256 KiB writes 0.17-0.22 s. With 128 KiB pieces the
- * 2 GiB upload went from 359-390 to 529-547 MB/s, alternated runs (bench/README). Elsewhere the
- * pieces cost a few more calls on the pool: on tmpfs, 560-575 against 585-638 MB/s.
+ * 2 GiB upload went from 359-390 to 529-547 MB/s, alternated runs (bench/README). Where writes
+ * are cheap the pieces cost a few more calls on the pool: on tmpfs, 64 KiB pieces gave 560-575
+ * against 585-638 MB/s (128 KiB pieces were not A/B'd there).
  */
 const WRITE_PIECE_BYTES = 128 * 1024;
 
