@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { createCipheriv, createDecipheriv, createHash, hkdfSync, randomBytes, type Hash } from 'node:crypto';
+import { createCipheriv, createDecipheriv, hkdfSync, randomBytes } from 'node:crypto';
 import { Readable, type Writable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { DataStore, ERRORS, Upload } from '@tus/utils';
@@ -24,15 +24,17 @@ import {
   sealChunkAsync,
   type SealedHeader,
 } from './sealed.ts';
+import { HashLostError, RunningHash } from './running-hash.ts';
 
 /**
  * Large stored files: the tus data store that receives them and the sealed objects they
  * become. While an upload runs its bytes are sealed chunk by chunk into a staging file
- * (DATA_DIR/uploads) and hashed as they arrive (node:crypto). The running SHA-256 of each
- * unfinished upload stays in memory between requests, so an upload resumed after a reload or
- * a dropped network goes on hashing where it stopped and the finished file is never read a
- * second time to check it. Only when the process has restarted meanwhile (the hash state is
- * gone) is the part already staged decrypted and hashed once, before the upload goes on.
+ * (DATA_DIR/uploads) and hashed as they arrive (node:crypto, on the hash thread of
+ * running-hash.ts). The running SHA-256 of each unfinished upload stays in memory between
+ * requests, so an upload resumed after a reload or a dropped network goes on hashing where it
+ * stopped and the finished file is never read a second time to check it. Only when the process
+ * has restarted meanwhile, or the hash thread stopped (the hash state is gone), is the part
+ * already staged decrypted and hashed once, before the upload goes on.
  * node:crypto hashes at ~800 MB/s here against ~230 MB/s for hash-wasm, whose state could
  * have been saved to disk: the common path wins, the rare one pays one pass. The unfinished last chunk
  * (at most one chunk) is kept sealed under a separate key with a fresh nonce. When the
@@ -87,6 +89,9 @@ export const CHECKPOINT_BYTES = 8 * 1024 * 1024;
 
 /** Full chunks being sealed or written while the request's next bytes are received (memory: that many chunks). */
 const SEALS_IN_FLIGHT = 1;
+
+/** Chunks handed to the hash thread and not hashed yet (memory: that many chunk copies). */
+const HASHES_IN_FLIGHT = 2;
 
 /**
  * A sealed chunk reaches the staging file as writes of at most this many bytes, all queued at
@@ -290,6 +295,7 @@ export class StagingStore extends DataStore {
   }
 
   override async remove(id: string): Promise<void> {
+    this.hashes.get(id)?.hash.drop();
     this.hashes.delete(id);
     await Promise.all((['json', 'part', 'tail'] as const).map((ext) => fs.promises.rm(this.file(id, ext), { force: true })));
   }
@@ -349,27 +355,44 @@ export class StagingStore extends DataStore {
   }
 
   /** Running hashes of unfinished uploads, with the offset they have reached. */
-  private readonly hashes = new Map<string, { hash: Hash; offset: number }>();
+  private readonly hashes = new Map<string, { hash: RunningHash; offset: number }>();
 
   /** The running hash at meta.offset: kept from the last request, or rebuilt from the staged bytes. */
-  private async hasher(meta: UploadMeta): Promise<Hash> {
+  private async hasher(meta: UploadMeta): Promise<RunningHash> {
     const kept = this.hashes.get(meta.id);
-    if (kept && kept.offset === meta.offset) return kept.hash;
-    const hash = createHash('sha256');
-    const key = objectKey(this.master, Buffer.from(meta.salt, 'hex'));
-    const sealedChunk = meta.chunkBytes + SEALED_TAG_BYTES;
-    const handle = await fs.promises.open(this.file(meta.id, 'part'), 'r');
+    this.hashes.delete(meta.id);
+    if (kept && kept.offset === meta.offset && !kept.hash.isLost) return kept.hash;
+    kept?.hash.drop();
+    const hash = new RunningHash();
     try {
-      const buffer = Buffer.alloc(sealedChunk);
-      for (let i = 0; i < meta.chunks; i++) {
-        await handle.read(buffer, 0, sealedChunk, SEALED_HEADER_BYTES + i * sealedChunk);
-        hash.update(openChunk(key, i, buffer, false));
+      const key = objectKey(this.master, Buffer.from(meta.salt, 'hex'));
+      const sealedChunk = meta.chunkBytes + SEALED_TAG_BYTES;
+      const handle = await fs.promises.open(this.file(meta.id, 'part'), 'r');
+      try {
+        const buffer = Buffer.alloc(sealedChunk);
+        for (let i = 0; i < meta.chunks; i++) {
+          await handle.read(buffer, 0, sealedChunk, SEALED_HEADER_BYTES + i * sealedChunk);
+          await hash.update(openChunk(key, i, buffer, false));
+        }
+      } finally {
+        await handle.close();
       }
-    } finally {
-      await handle.close();
+      await hash.update(await this.readTail(meta));
+    } catch (error) {
+      hash.drop();
+      throw error;
     }
-    hash.update(await this.readTail(meta));
     return hash;
+  }
+
+  /** The digest of a fully received upload; a hash lost with its thread is rebuilt once from the staged bytes. */
+  private async digestOf(meta: UploadMeta): Promise<string> {
+    try {
+      return await (await this.hasher(meta)).digest();
+    } catch (error) {
+      if (!(error instanceof HashLostError)) throw error;
+      return (await this.hasher(meta)).digest();
+    }
   }
 
   /**
@@ -381,19 +404,35 @@ export class StagingStore extends DataStore {
     const meta = await this.readMeta(id);
     if (!meta) throw ERRORS.FILE_NOT_FOUND;
     if (meta.isFinished || offset !== meta.offset) throw ERRORS.INVALID_OFFSET;
-    const hasher = await this.hasher(meta);
-    // This request owns the running hash now; it is put back only with the offset it reaches.
-    this.hashes.delete(id);
     const key = objectKey(this.master, Buffer.from(meta.salt, 'hex'));
     const sealedChunk = meta.chunkBytes + SEALED_TAG_BYTES;
     const partPath = this.file(id, 'part');
     const handle = await fs.promises.open(partPath, 'r+');
     let position = SEALED_HEADER_BYTES + meta.chunks * sealedChunk;
-    // Anything past the last committed chunk is from a request that failed: drop it.
-    await handle.truncate(position);
     // One reused chunk buffer: pieces are copied in once, sealed when full and more follows.
     const chunk = Buffer.allocUnsafe(meta.chunkBytes);
-    let fill = (await this.readTail(meta)).copy(chunk, 0);
+    let fill: number;
+    let hasher: RunningHash;
+    try {
+      // Anything past the last committed chunk is from a request that failed: drop it.
+      await handle.truncate(position);
+      fill = (await this.readTail(meta)).copy(chunk, 0);
+      // This request owns the running hash now; it is put back only with the offset it reaches.
+      hasher = await this.hasher(meta);
+    } catch (error) {
+      await handle.close();
+      throw error;
+    }
+    let isHashKept = false;
+    // chunk[0, hashed) is hashed already (a resumed tail is): the rest is handed to the hash
+    // thread when the chunk is sealed and when the request ends, at most HASHES_IN_FLIGHT behind.
+    let hashed = fill;
+    const hashing: Array<Promise<void>> = [];
+    const hashRest = async () => {
+      if (fill > hashed) hashing.push(hasher.update(chunk.subarray(hashed, fill)));
+      hashed = fill;
+      if (hashing.length > HASHES_IN_FLIGHT) await hashing.shift();
+    };
     let received = meta.offset;
     let chunks = meta.chunks;
     let committed = meta.offset;
@@ -433,12 +472,14 @@ export class StagingStore extends DataStore {
     };
     /** Seals the full chunk as not the last and queues its write. */
     const sealFull = async () => {
+      await hashRest();
       const index = chunks;
       const at = position;
       const sealing = sealChunkAsync(gcm, index, chunk, false);
       position += sealedChunk;
       chunks += 1;
       fill = 0;
+      hashed = 0;
       writes = Promise.all([writes, sealing]).then(async ([, sealed]) => {
         if (diskError) return;
         try {
@@ -465,7 +506,6 @@ export class StagingStore extends DataStore {
       try {
         for await (const piece of stream) {
           if (received + piece.length > meta.size) throw ERRORS.ERR_SIZE_EXCEEDED;
-          hasher.update(piece);
           received += piece.length;
           let at = 0;
           while (at < piece.length) {
@@ -487,6 +527,7 @@ export class StagingStore extends DataStore {
         if (error instanceof DiskError) throw error.cause;
         streamError = error;
       }
+      await hashRest();
       // The last commit goes after the queued writes and the commit still running, never before.
       await settle();
       if (diskError) throw diskError;
@@ -496,7 +537,10 @@ export class StagingStore extends DataStore {
       // A tail file from metadata written before the tail moved inside it is spent now.
       if (meta.tail === undefined) await fs.promises.rm(this.file(id, 'tail'), { force: true });
       this.hashes.set(id, { hash: hasher, offset: received });
+      isHashKept = true;
     } finally {
+      // A request that keeps nothing (a failed write, an oversized body) lets go of the hash.
+      if (!isHashKept) hasher.drop();
       // Writes and a commit still running on a failed request land before the next request reads the metadata.
       await settle();
       await handle.close();
@@ -513,8 +557,7 @@ export class StagingStore extends DataStore {
   async seal(id: string, expectedSha256: string): Promise<SealedUpload & { partPath: string }> {
     const meta = await this.readMeta(id);
     if (!meta || meta.offset !== meta.size) throw ERRORS.FILE_NOT_FOUND;
-    const sha256 = meta.sha256 ?? (await this.hasher(meta)).digest('hex');
-    this.hashes.delete(id);
+    const sha256 = meta.sha256 ?? (await this.digestOf(meta));
     if (sha256 !== expectedSha256) {
       await this.remove(id);
       throw new HashMismatchError(`upload ${id} hashed to ${sha256}, expected ${expectedSha256}`);

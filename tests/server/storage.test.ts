@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { localDriver, s3Driver, type ObjectDriver } from '../../server/storage/drivers.ts';
 import { DEFAULT_CHUNK_BYTES, SEALED_HEADER_BYTES, SEALED_TAG_BYTES, gcmKey, objectKey, openChunk, openChunkAsync, openSealedFile, openStream, sealChunk, sealChunkAsync, sealStream, sealedSize, sendSealedFile, releaseBuffer } from '../../server/storage/sealed.ts';
 import { createFileStore, loadMasterKey, objectKeyOf, writeInPieces } from '../../server/storage/file-store.ts';
+import { stopHashThread } from '../../server/storage/running-hash.ts';
 import { readEnv, type StorageEnv } from '../../server/env.ts';
 import { Upload } from '@tus/utils';
 import { startHarness, type Harness } from './harness.ts';
@@ -360,6 +361,38 @@ describe.each(cases)('storage driver: $name', ({ setup, withApp }) => {
     await sealed.storeAs(objectKeyOf(identity));
     await restarted.tus.remove(id);
     expect((await collect((await restarted.open(identity))!)).equals(plain)).toBe(true);
+    fs.rmSync(staging, { recursive: true, force: true });
+  });
+
+  it('staging: a hash lost with its thread, in the middle of a request and between requests, is rebuilt from the staging file', async () => {
+    const staging = fs.mkdtempSync(path.join(os.tmpdir(), 'provena-staging-'));
+    const plain = randomBytes(7 * 64 * 1024 + 333);
+    const identity = identityOf(plain, 'bin');
+    const store = createFileStore({ driver, master, stagingDir: staging, chunkBytes: 64 * 1024 });
+    const id = randomBytes(16).toString('hex');
+    await store.tus.create(new Upload({ id, size: plain.length, offset: 0, metadata: {} }));
+    // The thread stops while the request is half-way: the request goes on and keeps every byte.
+    async function* stoppedMidway() {
+      yield plain.subarray(0, 100 * 1024);
+      await stopHashThread();
+      yield plain.subarray(100 * 1024, 300 * 1024);
+    }
+    expect(await store.tus.write(stoppedMidway(), id, 0)).toBe(300 * 1024);
+    expect(await store.tus.write(Readable.from([plain.subarray(300 * 1024, 400 * 1024)]), id, 300 * 1024)).toBe(400 * 1024);
+    // And once more between the last request and the seal.
+    await store.tus.write(Readable.from([plain.subarray(400 * 1024)]), id, 400 * 1024);
+    await stopHashThread();
+    const sealed = await store.tus.seal(id, identity.slice(2, 66));
+    await sealed.storeAs(objectKeyOf(identity));
+    await store.tus.remove(id);
+    expect((await collect((await store.open(identity))!)).equals(plain)).toBe(true);
+    // The wrong bytes still fail after a rebuild.
+    const other = randomBytes(3 * 64 * 1024);
+    const otherId = randomBytes(16).toString('hex');
+    await store.tus.create(new Upload({ id: otherId, size: other.length, offset: 0, metadata: {} }));
+    await store.tus.write(Readable.from([other]), otherId, 0);
+    await stopHashThread();
+    await expect(store.tus.seal(otherId, identity.slice(2, 66))).rejects.toThrow(/hashed to/);
     fs.rmSync(staging, { recursive: true, force: true });
   });
 

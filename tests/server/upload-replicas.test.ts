@@ -11,6 +11,7 @@ import { creditsForAssets, registerAsset } from './credit-helpers.ts';
 import { listen, startS3, tusUpload } from './storage-helpers.ts';
 import type { StorageEnv } from '../../server/env.ts';
 import { CHECKPOINT_BYTES } from '../../server/storage/file-store.ts';
+import { stopHashThread } from '../../server/storage/running-hash.ts';
 import { KEK_FILE, ROOT_PASSPHRASE_FILE } from '../../server/keys/keyring.ts';
 
 /**
@@ -143,5 +144,23 @@ describe.each(cases)('uploads across replicas: $name', ({ setup }) => {
     // A PATCH at a stale offset after the end is refused cleanly too.
     const late = await patch(baseB, url, owner.cookie, 0, bytes.subarray(0, 10));
     expect([409, 404]).toContain(late.status);
+  });
+
+  it('a running hash lost with its thread between two PATCHes on the same replica is rebuilt from the segments', async () => {
+    const bytes = randomBytes(CHECKPOINT_BYTES + 2 * 1024 * 1024 + 55);
+    const identity = identityOf(bytes, 'bin');
+    await registerAsset(a, owner, identity);
+    const created = await fetch(`${baseA}/api/v1/storage/uploads`, {
+      method: 'POST',
+      headers: tusHeaders(owner.cookie, { 'upload-length': String(bytes.length), 'upload-metadata': `identity ${Buffer.from(identity).toString('base64')}` }),
+    });
+    expect(created.status).toBe(201);
+    const url = new URL(created.headers.get('location')!, baseA).pathname;
+    const half = CHECKPOINT_BYTES + 1024 * 1024 + 7;
+    expect((await patch(baseA, url, owner.cookie, 0, bytes.subarray(0, half))).status).toBe(204);
+    await stopHashThread();
+    const rest = await patch(baseA, url, owner.cookie, half, bytes.subarray(half));
+    expect(rest.status).toBe(204);
+    expect((await collect((await a.app.fileStore.open(identity))!)).equals(bytes)).toBe(true);
   });
 });
