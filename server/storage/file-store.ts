@@ -24,7 +24,7 @@ import {
   sealChunkAsync,
   type SealedHeader,
 } from './sealed.ts';
-import { HashLostError, RunningHash } from './running-hash.ts';
+import { KeptHashes, chunkFeeder, digestOnce, hashParts, type RunningHash } from './running-hash.ts';
 
 /**
  * Large stored files: the tus data store that receives them and the sealed objects they
@@ -89,9 +89,6 @@ export const CHECKPOINT_BYTES = 8 * 1024 * 1024;
 
 /** Full chunks being sealed or written while the request's next bytes are received (memory: that many chunks). */
 const SEALS_IN_FLIGHT = 1;
-
-/** Chunks handed to the hash thread and not hashed yet (memory: that many chunk copies). */
-const HASHES_IN_FLIGHT = 2;
 
 /**
  * A sealed chunk reaches the staging file as writes of at most this many bytes, all queued at
@@ -295,8 +292,7 @@ export class StagingStore extends DataStore {
   }
 
   override async remove(id: string): Promise<void> {
-    this.hashes.get(id)?.hash.drop();
-    this.hashes.delete(id);
+    this.hashes.drop(id);
     await Promise.all((['json', 'part', 'tail'] as const).map((ext) => fs.promises.rm(this.file(id, ext), { force: true })));
   }
 
@@ -355,44 +351,28 @@ export class StagingStore extends DataStore {
   }
 
   /** Running hashes of unfinished uploads, with the offset they have reached. */
-  private readonly hashes = new Map<string, { hash: RunningHash; offset: number }>();
+  private readonly hashes = new KeptHashes();
 
-  /** The running hash at meta.offset: kept from the last request, or rebuilt from the staged bytes. */
+  /** The running hash at meta.offset (the caller owns it): kept from the last request, or rebuilt from the staged bytes. */
   private async hasher(meta: UploadMeta): Promise<RunningHash> {
-    const kept = this.hashes.get(meta.id);
-    this.hashes.delete(meta.id);
-    if (kept && kept.offset === meta.offset && !kept.hash.isLost) return kept.hash;
-    kept?.hash.drop();
-    const hash = new RunningHash();
-    try {
-      const key = objectKey(this.master, Buffer.from(meta.salt, 'hex'));
-      const sealedChunk = meta.chunkBytes + SEALED_TAG_BYTES;
-      const handle = await fs.promises.open(this.file(meta.id, 'part'), 'r');
-      try {
-        const buffer = Buffer.alloc(sealedChunk);
-        for (let i = 0; i < meta.chunks; i++) {
-          await handle.read(buffer, 0, sealedChunk, SEALED_HEADER_BYTES + i * sealedChunk);
-          await hash.update(openChunk(key, i, buffer, false));
-        }
-      } finally {
-        await handle.close();
-      }
-      await hash.update(await this.readTail(meta));
-    } catch (error) {
-      hash.drop();
-      throw error;
-    }
-    return hash;
+    return this.hashes.take(meta.id, meta.offset) ?? hashParts(this.stagedPlain(meta));
   }
 
-  /** The digest of a fully received upload; a hash lost with its thread is rebuilt once from the staged bytes. */
-  private async digestOf(meta: UploadMeta): Promise<string> {
+  /** The plaintext staged so far: the sealed chunks of the staging file, then the tail. */
+  private async *stagedPlain(meta: UploadMeta): AsyncGenerator<Buffer> {
+    const key = objectKey(this.master, Buffer.from(meta.salt, 'hex'));
+    const sealedChunk = meta.chunkBytes + SEALED_TAG_BYTES;
+    const handle = await fs.promises.open(this.file(meta.id, 'part'), 'r');
     try {
-      return await (await this.hasher(meta)).digest();
-    } catch (error) {
-      if (!(error instanceof HashLostError)) throw error;
-      return (await this.hasher(meta)).digest();
+      const buffer = Buffer.alloc(sealedChunk);
+      for (let i = 0; i < meta.chunks; i++) {
+        await handle.read(buffer, 0, sealedChunk, SEALED_HEADER_BYTES + i * sealedChunk);
+        yield openChunk(key, i, buffer, false);
+      }
+    } finally {
+      await handle.close();
     }
+    yield await this.readTail(meta);
   }
 
   /**
@@ -424,22 +404,15 @@ export class StagingStore extends DataStore {
       throw error;
     }
     let isHashKept = false;
-    // chunk[0, hashed) is hashed already (a resumed tail is): the rest is handed to the hash
-    // thread when the chunk is sealed and when the request ends, at most HASHES_IN_FLIGHT behind.
-    let hashed = fill;
-    const hashing: Array<Promise<void>> = [];
-    const hashRest = async () => {
-      if (fill > hashed) hashing.push(hasher.update(chunk.subarray(hashed, fill)));
-      hashed = fill;
-      if (hashing.length > HASHES_IN_FLIGHT) await hashing.shift();
-    };
+    // The chunk's bytes go to the hash thread when it is sealed and when the request ends.
+    const feed = chunkFeeder(hasher, chunk, fill);
     let received = meta.offset;
     let chunks = meta.chunks;
     let committed = meta.offset;
     let streamError: unknown = null;
     let checkpoint: Promise<void> | null = null;
     let checkpointError: unknown = null;
-    // Full chunks are sealed on the thread pool while the next bytes arrive and are hashed here;
+    // Full chunks are sealed on the thread pool while the next bytes arrive;
     // their writes are chained in order, at most SEALS_IN_FLIGHT chunks behind the bytes received.
     const gcm = await gcmKey(key);
     let written = chunks;
@@ -472,14 +445,14 @@ export class StagingStore extends DataStore {
     };
     /** Seals the full chunk as not the last and queues its write. */
     const sealFull = async () => {
-      await hashRest();
+      await feed.upTo(fill);
       const index = chunks;
       const at = position;
       const sealing = sealChunkAsync(gcm, index, chunk, false);
       position += sealedChunk;
       chunks += 1;
       fill = 0;
-      hashed = 0;
+      feed.restart();
       writes = Promise.all([writes, sealing]).then(async ([, sealed]) => {
         if (diskError) return;
         try {
@@ -527,7 +500,7 @@ export class StagingStore extends DataStore {
         if (error instanceof DiskError) throw error.cause;
         streamError = error;
       }
-      await hashRest();
+      await feed.upTo(fill);
       // The last commit goes after the queued writes and the commit still running, never before.
       await settle();
       if (diskError) throw diskError;
@@ -536,7 +509,7 @@ export class StagingStore extends DataStore {
       await this.writeMeta({ ...meta, offset: received, chunks, tail: this.sealTail(meta, chunk.subarray(0, fill)) });
       // A tail file from metadata written before the tail moved inside it is spent now.
       if (meta.tail === undefined) await fs.promises.rm(this.file(id, 'tail'), { force: true });
-      this.hashes.set(id, { hash: hasher, offset: received });
+      this.hashes.keep(id, hasher, received);
       isHashKept = true;
     } finally {
       // A request that keeps nothing (a failed write, an oversized body) lets go of the hash.
@@ -557,7 +530,7 @@ export class StagingStore extends DataStore {
   async seal(id: string, expectedSha256: string): Promise<SealedUpload & { partPath: string }> {
     const meta = await this.readMeta(id);
     if (!meta || meta.offset !== meta.size) throw ERRORS.FILE_NOT_FOUND;
-    const sha256 = meta.sha256 ?? (await this.digestOf(meta));
+    const sha256 = meta.sha256 ?? (await digestOnce(() => this.hasher(meta)));
     if (sha256 !== expectedSha256) {
       await this.remove(id);
       throw new HashMismatchError(`upload ${id} hashed to ${sha256}, expected ${expectedSha256}`);

@@ -5,7 +5,7 @@ import type { Db } from '../db/database.ts';
 import type { ObjectDriver } from './drivers.ts';
 import { CHECKPOINT_BYTES, HashMismatchError, newUploadMeta, type SealedUpload, type UploadMeta } from './file-store.ts';
 import { DEFAULT_CHUNK_BYTES, SEALED_TAG_BYTES, encodeHeader, objectKey, openChunk, sealChunk, sealChunkParts } from './sealed.ts';
-import { HashLostError, RunningHash } from './running-hash.ts';
+import { KeptHashes, chunkFeeder, digestOnce, hashParts, type RunningHash } from './running-hash.ts';
 
 /**
  * Resumable uploads that any replica can continue (PROVENA_ROLE=serve, or UPLOAD_STAGING=shared):
@@ -27,9 +27,6 @@ type SharedMeta = UploadMeta & { segments: { key: string; chunks: number }[] };
 /** How long a PATCH holds the upload without renewing its lease (renewed while bytes arrive). */
 export const LEASE_MS = 30_000;
 const RENEW_MS = 10_000;
-
-/** Chunks handed to the hash thread and not hashed yet (memory: that many chunk copies). */
-const HASHES_IN_FLIGHT = 2;
 
 const LOCKED = { status_code: 423, body: 'The upload is being written by another request\n' };
 
@@ -61,7 +58,7 @@ export class SharedStagingStore extends DataStore {
   private readonly chunkBytes: number;
   readonly expiryMs: number;
   /** Running hashes of uploads this replica wrote last, with the offset they reached. */
-  private readonly hashes = new Map<string, { hash: RunningHash; offset: number }>();
+  private readonly hashes = new KeptHashes();
 
   constructor(opts: { db: Db; driver: ObjectDriver; master: Buffer; chunkBytes?: number; expiryMs?: number }) {
     super();
@@ -167,31 +164,15 @@ export class SharedStagingStore extends DataStore {
 
   /** The running hash at meta.offset: kept from this replica's last request, or rebuilt from the segments. */
   private async hasher(meta: SharedMeta): Promise<RunningHash> {
-    const kept = this.hashes.get(meta.id);
-    this.hashes.delete(meta.id);
-    if (kept && kept.offset === meta.offset && !kept.hash.isLost) return kept.hash;
-    kept?.hash.drop();
-    const hash = new RunningHash();
-    try {
-      const key = objectKey(this.master, Buffer.from(meta.salt, 'hex'));
-      let index = 0;
-      for await (const sealed of this.sealedChunks(meta)) await hash.update(openChunk(key, index++, sealed, false));
-      await hash.update(this.readTail(meta));
-    } catch (error) {
-      hash.drop();
-      throw error;
-    }
-    return hash;
+    return this.hashes.take(meta.id, meta.offset) ?? hashParts(this.stagedPlain(meta));
   }
 
-  /** The digest of a fully received upload; a hash lost with its thread is rebuilt once from the segments. */
-  private async digestOf(meta: SharedMeta): Promise<string> {
-    try {
-      return await (await this.hasher(meta)).digest();
-    } catch (error) {
-      if (!(error instanceof HashLostError)) throw error;
-      return (await this.hasher(meta)).digest();
-    }
+  /** The plaintext staged so far: the sealed chunks of the segments, then the tail. */
+  private async *stagedPlain(meta: SharedMeta): AsyncGenerator<Buffer> {
+    const key = objectKey(this.master, Buffer.from(meta.salt, 'hex'));
+    let index = 0;
+    for await (const sealed of this.sealedChunks(meta)) yield openChunk(key, index++, sealed, false);
+    yield this.readTail(meta);
   }
 
   override async write(stream: AsyncIterable<Buffer>, id: string, offset: number): Promise<number> {
@@ -217,15 +198,8 @@ export class SharedStagingStore extends DataStore {
     const key = objectKey(this.master, Buffer.from(meta.salt, 'hex'));
     const chunk = Buffer.allocUnsafe(meta.chunkBytes);
     let fill = this.readTail(meta).copy(chunk, 0);
-    // chunk[0, hashed) is hashed already (a resumed tail is): the rest goes to the hash thread when
-    // the chunk is sealed and when the request ends, at most HASHES_IN_FLIGHT chunks behind.
-    let hashed = fill;
-    const hashing: Array<Promise<void>> = [];
-    const hashRest = async () => {
-      if (fill > hashed) hashing.push(hasher.update(chunk.subarray(hashed, fill)));
-      hashed = fill;
-      if (hashing.length > HASHES_IN_FLIGHT) await hashing.shift();
-    };
+    // The chunk's bytes go to the hash thread when it is sealed and when the request ends.
+    const feed = chunkFeeder(hasher, chunk, fill);
     let received = meta.offset;
     let chunks = meta.chunks;
     const segments = [...meta.segments];
@@ -257,7 +231,7 @@ export class SharedStagingStore extends DataStore {
                 done.catch(() => undefined);
                 open = { key: segmentKey, pass, done, chunks: 0 };
               }
-              await hashRest();
+              await feed.upTo(fill);
               const [body, tag] = sealChunkParts(key, chunks, chunk, false);
               const s: { pass: PassThrough; chunks: number; done: Promise<void> } = open;
               s.pass.write(body);
@@ -265,7 +239,7 @@ export class SharedStagingStore extends DataStore {
               s.chunks += 1;
               chunks += 1;
               fill = 0;
-              hashed = 0;
+              feed.restart();
               if (s.chunks * meta.chunkBytes >= CHECKPOINT_BYTES) {
                 await closeSegment();
                 meta = { ...meta, offset: chunks * meta.chunkBytes, chunks, tail: '', segments: [...segments] };
@@ -287,11 +261,11 @@ export class SharedStagingStore extends DataStore {
         // A client that went away keeps what arrived; a failed object write keeps nothing of the open segment.
         streamError = error;
       }
-      await hashRest();
+      await feed.upTo(fill);
       await closeSegment();
       const next: SharedMeta = { ...meta, offset: received, chunks, tail: this.sealTail(meta, chunk.subarray(0, fill)), segments };
       await this.commit(next, owner, true);
-      this.hashes.set(id, { hash: hasher, offset: received });
+      this.hashes.keep(id, hasher, received);
     } catch (error) {
       // A request that keeps nothing lets go of the hash.
       hasher.drop();
@@ -312,7 +286,7 @@ export class SharedStagingStore extends DataStore {
   async seal(id: string, expectedSha256: string): Promise<SealedUpload> {
     const meta = await this.readMeta(id);
     if (!meta || meta.offset !== meta.size) throw ERRORS.FILE_NOT_FOUND;
-    const sha256 = await this.digestOf(meta);
+    const sha256 = await digestOnce(() => this.hasher(meta));
     if (sha256 !== expectedSha256) {
       await this.remove(id);
       throw new HashMismatchError(`upload ${id} hashed to ${sha256}, expected ${expectedSha256}`);
@@ -339,15 +313,13 @@ export class SharedStagingStore extends DataStore {
   async finish(id: string, size: number): Promise<void> {
     const meta = await this.readMeta(id);
     await this.db.updateTable('upload_sessions').set({ finished_at: Date.now(), size, upload_offset: size, meta: '{}', lock_owner: null, lock_until: null }).where('id', '=', id).execute();
-    this.hashes.get(id)?.hash.drop();
-    this.hashes.delete(id);
+    this.hashes.drop(id);
     for (const segment of meta?.segments ?? []) await this.driver.remove(segment.key);
   }
 
   override async remove(id: string): Promise<void> {
     const meta = await this.readMeta(id);
-    this.hashes.get(id)?.hash.drop();
-    this.hashes.delete(id);
+    this.hashes.drop(id);
     await this.db.deleteFrom('upload_sessions').where('id', '=', id).execute();
     for (const segment of meta?.segments ?? []) await this.driver.remove(segment.key);
   }

@@ -49,6 +49,16 @@ const patch = async (base: string, url: string, cookie: string, offset: number, 
   return { status: r.status, offset: Number(r.headers.get('upload-offset')), body: await r.text() };
 };
 
+/** A tus creation request for `identity`: the upload's path. */
+const createUpload = async (base: string, cookie: string, length: number, identity: string) => {
+  const created = await fetch(`${base}/api/v1/storage/uploads`, {
+    method: 'POST',
+    headers: tusHeaders(cookie, { 'upload-length': String(length), 'upload-metadata': `identity ${Buffer.from(identity).toString('base64')}` }),
+  });
+  expect(created.status).toBe(201);
+  return new URL(created.headers.get('location')!, base).pathname;
+};
+
 describe.each(cases)('uploads across replicas: $name', ({ setup }) => {
   let a: Harness;
   let b: Harness;
@@ -116,12 +126,7 @@ describe.each(cases)('uploads across replicas: $name', ({ setup }) => {
     const bytes = randomBytes(3 * 1024 * 1024 + 99);
     const identity = identityOf(bytes, 'bin');
     await registerAsset(a, owner, identity);
-    const created = await fetch(`${baseA}/api/v1/storage/uploads`, {
-      method: 'POST',
-      headers: tusHeaders(owner.cookie, { 'upload-length': String(bytes.length), 'upload-metadata': `identity ${Buffer.from(identity).toString('base64')}` }),
-    });
-    expect(created.status).toBe(201);
-    const url = new URL(created.headers.get('location')!, baseA).pathname;
+    const url = await createUpload(baseA, owner.cookie, bytes.length, identity);
     // A slow PATCH on A: the first 1.5 MiB, then it waits.
     const slow = http.request(`${baseA}${url}`, { method: 'PATCH', headers: tusHeaders(owner.cookie, { 'upload-offset': '0', 'content-type': 'application/offset+octet-stream', 'content-length': String(bytes.length) }) });
     const slowDone = new Promise<number>((resolve) => {
@@ -150,12 +155,7 @@ describe.each(cases)('uploads across replicas: $name', ({ setup }) => {
     const bytes = randomBytes(CHECKPOINT_BYTES + 2 * 1024 * 1024 + 55);
     const identity = identityOf(bytes, 'bin');
     await registerAsset(a, owner, identity);
-    const created = await fetch(`${baseA}/api/v1/storage/uploads`, {
-      method: 'POST',
-      headers: tusHeaders(owner.cookie, { 'upload-length': String(bytes.length), 'upload-metadata': `identity ${Buffer.from(identity).toString('base64')}` }),
-    });
-    expect(created.status).toBe(201);
-    const url = new URL(created.headers.get('location')!, baseA).pathname;
+    const url = await createUpload(baseA, owner.cookie, bytes.length, identity);
     const half = CHECKPOINT_BYTES + 1024 * 1024 + 7;
     expect((await patch(baseA, url, owner.cookie, 0, bytes.subarray(0, half))).status).toBe(204);
     await stopHashThread();
