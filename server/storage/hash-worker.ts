@@ -20,7 +20,7 @@ export type HashRequest =
 export type HashReply = { type: 'updated'; id: number; slot: number } | { type: 'digest'; id: number; hex: string };
 
 const hashes = new Map<number, Hash>();
-let slots = new Uint8Array(0);
+let slots: Uint8Array = new Uint8Array(0);
 let slotBytes = 0;
 
 function hashOf(id: number): Hash {
