@@ -403,7 +403,6 @@ export class StagingStore extends DataStore {
       await handle.close();
       throw error;
     }
-    let isHashKept = false;
     // The chunk's bytes go to the hash thread when it is sealed and when the request ends.
     const feed = chunkFeeder(hasher, chunk, fill);
     let received = meta.offset;
@@ -510,10 +509,11 @@ export class StagingStore extends DataStore {
       // A tail file from metadata written before the tail moved inside it is spent now.
       if (meta.tail === undefined) await fs.promises.rm(this.file(id, 'tail'), { force: true });
       this.hashes.keep(id, hasher, received);
-      isHashKept = true;
-    } finally {
+    } catch (error) {
       // A request that keeps nothing (a failed write, an oversized body) lets go of the hash.
-      if (!isHashKept) hasher.drop();
+      hasher.drop();
+      throw error;
+    } finally {
       // Writes and a commit still running on a failed request land before the next request reads the metadata.
       await settle();
       await handle.close();

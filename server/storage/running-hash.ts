@@ -25,6 +25,8 @@ const SLOT_BYTES = 1024 * 1024;
 const SLOTS = 8;
 
 type Waiter = { resolve: (hex: string) => void; reject: (error: Error) => void };
+/** The waiter of an update: its answer only frees the slot (the reply handler does that). */
+const UPDATE_WAITER: Waiter = { resolve: () => {}, reject: () => {} };
 type Thread = {
   worker: Worker;
   hashes: Map<number, RunningHash>;
@@ -136,7 +138,7 @@ export class RunningHash {
       if (slot === undefined) return from;
       const piece = bytes.subarray(from, Math.min(bytes.length, from + SLOT_BYTES));
       this.thread.slots.set(piece, slot * SLOT_BYTES);
-      this.send({ type: 'update', id: this.id, slot, length: piece.length }, { resolve: () => {}, reject: () => {} });
+      this.send({ type: 'update', id: this.id, slot, length: piece.length }, UPDATE_WAITER);
       from += piece.length;
     }
     return bytes.length;
